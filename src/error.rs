@@ -1,0 +1,70 @@
+//! Errors: only for invalid input. Non-convergence is a [`crate::Termination`], never an error.
+
+use core::fmt;
+
+/// Why a shape could not be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// A polytope was given no points.
+    Empty,
+    /// A coordinate or parameter is NaN or infinite; `index` is the offending point's
+    /// position in the input (0 for scalar parameters).
+    NonFinite {
+        /// Which point (or parameter) was not finite.
+        index: usize,
+    },
+    /// A radius, half-extent or half-height is negative.
+    Negative {
+        /// The parameter's name.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => write!(f, "a polytope needs at least one point"),
+            Self::NonFinite { index } => {
+                write!(f, "input {index} has a NaN or infinite coordinate")
+            }
+            Self::Negative { what } => write!(f, "the {what} must be finite and non-negative"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Why a query could not be answered: its input was invalid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// A pose has a NaN or infinite translation or rotation.
+    NonFinitePose,
+    /// A support map returned a point with a NaN or infinite coordinate.
+    NonFiniteSupport,
+    /// A tolerance is NaN, negative, or out of its documented range.
+    InvalidTolerance {
+        /// The field of [`crate::Tolerances`] at fault.
+        field: &'static str,
+    },
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonFinitePose => write!(f, "a pose has a NaN or infinite component"),
+            Self::NonFiniteSupport => {
+                write!(
+                    f,
+                    "a shape's support point has a NaN or infinite coordinate"
+                )
+            }
+            Self::InvalidTolerance { field } => {
+                write!(f, "tolerance `{field}` is NaN, negative or out of range")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}

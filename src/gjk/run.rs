@@ -1,0 +1,248 @@
+//! GJK's main loop, shared by the distance and the intersection test
+//! (van den Bergen 1999 §4–5; docs/gjk.md §3).
+
+use super::{
+    Distance, Intersection, Termination,
+    simplex::{Simplex, SupportPoint},
+};
+use crate::{
+    QueryError, Real, Tolerances,
+    dim::Dim,
+    real::{all_finite, norm, normalize},
+    shape::SupportMap,
+};
+use nalgebra::{Const, Point, SVector};
+
+/// What the loop is for.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Mode<T> {
+    /// Run to convergence.
+    Distance,
+    /// Stop as soon as the core distance is proved above or below `margin`.
+    Intersect { margin: T },
+}
+
+/// One GJK run on the cores of `a` and `b`.
+pub(super) struct Run<'r, T: Real, const D: usize, A: ?Sized, B: ?Sized>
+where
+    Const<D>: Dim,
+{
+    a: &'r A,
+    b: &'r B,
+    tol: &'r Tolerances<T>,
+    simplex: &'r mut Simplex<T, D>,
+    mode: Mode<T>,
+}
+
+/// The loop's result, on the cores.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Outcome<T: Real, const D: usize> {
+    /// The closest point of the cores' `A − B` found, with its witnesses.
+    v: SVector<T, D>,
+    a: Point<T, D>,
+    b: Point<T, D>,
+    /// `‖v‖`, the upper bound of the core distance.
+    upper: T,
+    /// The best separating-plane bound.
+    lower: T,
+    iterations: u32,
+    termination: Termination,
+}
+
+impl<'r, T: Real, const D: usize, A, B> Run<'r, T, D, A, B>
+where
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    pub(super) fn new(
+        a: &'r A,
+        b: &'r B,
+        tol: &'r Tolerances<T>,
+        simplex: &'r mut Simplex<T, D>,
+        mode: Mode<T>,
+    ) -> Self {
+        Self {
+            a,
+            b,
+            tol,
+            simplex,
+            mode,
+        }
+    }
+
+    /// The starting point: the warm simplex's closest point, else the centres' difference
+    /// (a point of `A − B`, so `‖v‖` is an upper bound from the start).
+    fn start(&mut self) -> (SupportPoint<T, D>, bool, bool) {
+        if !self.simplex.is_empty() {
+            let mut pts =
+                [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
+            let mut n = 0;
+            for p in self.simplex.points() {
+                pts[n] = *p;
+                n += 1;
+            }
+            if let Some(c) = self.simplex.reseed(&pts[..n]) {
+                return (
+                    SupportPoint {
+                        w: c.v,
+                        a: c.a,
+                        b: c.b,
+                    },
+                    true,
+                    c.full,
+                );
+            }
+        }
+        self.simplex.clear();
+        let (ca, cb) = (self.a.center(), self.b.center());
+        (SupportPoint::new(ca, cb), false, false)
+    }
+
+    pub(super) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
+        let (p, mut from_simplex, full) = self.start();
+        if !all_finite(&p.w) {
+            return Err(QueryError::NonFiniteSupport);
+        }
+        let mut out = Outcome {
+            v: p.w,
+            a: p.a,
+            b: p.b,
+            upper: norm(&p.w),
+            lower: T::zero(),
+            iterations: 0,
+            termination: Termination::Contained,
+        };
+        if full || out.upper == T::zero() {
+            // The origin is a point of A − B (or inside the warm simplex).
+            return Ok(out);
+        }
+        let tol = *self.tol;
+        for it in 1..=tol.gjk_max_iterations {
+            out.iterations = it;
+            let v = out.v;
+            let (pa, pb) = (self.a.core_support(&-v), self.b.core_support(&v));
+            let sp = SupportPoint::new(pa, pb);
+            if !all_finite(&sp.w) {
+                return Err(QueryError::NonFiniteSupport);
+            }
+            // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
+            let vw = v.dot(&sp.w);
+            if vw > T::zero() {
+                out.lower = out.lower.max(vw / out.upper);
+            }
+            if let Mode::Intersect { margin } = self.mode {
+                let band = tol.gjk_touching * sp.w.amax().max(v.amax());
+                if out.lower > margin + band {
+                    out.termination = Termination::SeparatingAxis;
+                    return Ok(out);
+                }
+            }
+            // Relative gap: ‖v‖ − μ ≤ ε_rel·‖v‖.
+            if out.upper - out.lower <= tol.gjk_rel * out.upper {
+                out.termination = Termination::Converged;
+                return Ok(out);
+            }
+            if self.simplex.contains(&sp.w) {
+                out.termination = Termination::RepeatedSupport;
+                return Ok(out);
+            }
+            if !self.simplex.push(sp) {
+                out.termination = Termination::Degenerate;
+                return Ok(out);
+            }
+            let Some(c) = self.simplex.solve() else {
+                out.termination = Termination::Degenerate;
+                return Ok(out);
+            };
+            let nc = norm(&c.v);
+            // Backup (van den Bergen 1999 §4.2): in exact arithmetic ‖v‖ strictly decreases.
+            if from_simplex && nc >= out.upper && !c.full {
+                out.termination = Termination::NoProgress;
+                return Ok(out);
+            }
+            (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
+            from_simplex = true;
+            if c.full {
+                out.termination = Termination::Contained;
+                return Ok(out);
+            }
+            if nc <= tol.gjk_touching * c.scale {
+                out.termination = Termination::Touching;
+                return Ok(out);
+            }
+            if let Mode::Intersect { margin } = self.mode
+                && nc <= margin
+            {
+                out.termination = Termination::Touching;
+                return Ok(out);
+            }
+        }
+        out.termination = Termination::MaxIterations;
+        Ok(out)
+    }
+}
+
+impl<T: Real, const D: usize> Outcome<T, D> {
+    /// The distance between the rounded shapes: the cores' minus the radii
+    /// (`margin = r_a + r_b`), witness points pushed out by the radii.
+    pub(super) fn rounded(self, radius_a: T, margin: T) -> Distance<T, D> {
+        let overlap = matches!(
+            self.termination,
+            Termination::Contained | Termination::Touching
+        ) || self.upper <= margin;
+        let normal = if overlap { None } else { normalize(&-self.v) };
+        match normal {
+            Some(n) => Distance {
+                distance: self.upper - margin,
+                point_a: self.a + n.into_inner() * radius_a,
+                point_b: self.b - n.into_inner() * (margin - radius_a),
+                normal: Some(n),
+                lower_bound: (self.lower - margin).max(T::zero()),
+                upper_bound: self.upper - margin,
+                iterations: self.iterations,
+                termination: self.termination,
+            },
+            None => {
+                // A common point: on [a, b] at the fraction r_a / (r_a + r_b), within r_a
+                // of a and r_b of b.
+                let p = if margin > T::zero() {
+                    self.a + (self.b - self.a) * (radius_a / margin)
+                } else {
+                    self.a
+                };
+                let q = if margin > T::zero() { p } else { self.b };
+                Distance {
+                    distance: T::zero(),
+                    point_a: p,
+                    point_b: q,
+                    normal: None,
+                    lower_bound: T::zero(),
+                    upper_bound: (self.upper - margin).max(T::zero()),
+                    iterations: self.iterations,
+                    termination: self.termination,
+                }
+            }
+        }
+    }
+
+    /// The intersection verdict for rounded shapes with `margin = r_a + r_b`.
+    pub(super) fn intersection(self, margin: T) -> Intersection<T, D> {
+        let intersects = match self.termination {
+            Termination::SeparatingAxis => false,
+            Termination::Contained | Termination::Touching => true,
+            _ => self.upper <= margin,
+        };
+        let axis = if intersects {
+            None
+        } else {
+            normalize(&-self.v)
+        };
+        Intersection {
+            intersects,
+            axis,
+            iterations: self.iterations,
+            termination: self.termination,
+        }
+    }
+}

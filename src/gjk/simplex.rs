@@ -1,0 +1,428 @@
+//! The simplex and Johnson's distance subalgorithm with cached determinants
+//! (van den Bergen 1999 §3–4, seed 001; docs/gjk.md §2).
+//!
+//! Vertices live in `D + 1` slots; a subset of them is a bitmask. For every subset `X`
+//! that is ever a candidate we keep Johnson's cofactors `Δᵢ(X)`:
+//!
+//! ```text
+//! Δᵢ({yᵢ}) = 1
+//! Δⱼ(X ∪ {yⱼ}) = Σ_{i∈X} Δᵢ(X) · yᵢ·(y_k − yⱼ),   k = min X
+//! ```
+//!
+//! Adding a vertex computes only the rows of subsets that contain it; the others are
+//! still valid from earlier iterations (Gino's caching). Unlike Gino we cache dot products
+//! *relative to a base vertex* `p` (the first of the query): with `eᵢ = yᵢ − p`,
+//! `yᵢ·(y_k − yⱼ) = (p·e_k − p·eⱼ) + (eᵢ·e_k − eᵢ·eⱼ)`. The rounding error of a term is
+//! then `ε·‖p‖·‖e‖` instead of `ε·‖y‖²`, so shapes far apart compared with their size
+//! keep accurate barycentric coordinates (docs/gjk.md §2.2).
+
+use crate::{Real, dim::Dim};
+use nalgebra::{Const, Point, SVector};
+
+/// A vertex of the configuration-space obstacle `A − B`, with its witness points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SupportPoint<T: Real, const D: usize> {
+    /// `a − b`.
+    pub w: SVector<T, D>,
+    /// The point on A.
+    pub a: Point<T, D>,
+    /// The point on B.
+    pub b: Point<T, D>,
+}
+
+impl<T: Real, const D: usize> SupportPoint<T, D> {
+    /// The vertex `a − b` of `A − B`.
+    #[inline]
+    #[must_use]
+    pub fn new(a: Point<T, D>, b: Point<T, D>) -> Self {
+        Self { w: a - b, a, b }
+    }
+}
+
+/// The closest point of a simplex to the origin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Closest<T: Real, const D: usize> {
+    /// The point `v = Σ λᵢ yᵢ`.
+    pub v: SVector<T, D>,
+    /// Its witness on A, `Σ λᵢ aᵢ`.
+    pub a: Point<T, D>,
+    /// Its witness on B, `Σ λᵢ bᵢ`.
+    pub b: Point<T, D>,
+    /// The largest coordinate magnitude over the vertices used (the simplex's scale).
+    pub scale: T,
+    /// Whether the solution used all `D + 1` vertices (the origin is inside).
+    pub full: bool,
+}
+
+/// A simplex of at most `D + 1` vertices of `A − B`, with Johnson's cached determinants.
+///
+/// It is GJK's state, its warm start and its result: pass one in that is empty to start
+/// from the shapes' centres, or one that holds points of `A − B` to start from them. No
+/// heap allocation.
+#[derive(Clone, Copy)]
+pub struct Simplex<T: Real, const D: usize>
+where
+    Const<D>: Dim,
+{
+    pts: <Const<D> as Dim>::Slots<SupportPoint<T, D>>,
+    /// `eᵢ = yᵢ − p`.
+    e: <Const<D> as Dim>::Slots<SVector<T, D>>,
+    /// `p·eᵢ`.
+    pe: <Const<D> as Dim>::Slots<T>,
+    /// `eᵢ·eⱼ`, row-major over slots.
+    ee: <Const<D> as Dim>::Pairs<T>,
+    /// `Δᵢ(X)` at `det[X · (D + 1) + i]`.
+    det: <Const<D> as Dim>::Subsets<T>,
+    /// The base vertex `p`.
+    base: SVector<T, D>,
+    /// The vertices in use.
+    bits: u8,
+    /// The slot of the newest vertex (meaningful while `bits != 0`).
+    last: usize,
+}
+
+impl<T: Real, const D: usize> core::fmt::Debug for Simplex<T, D>
+where
+    Const<D>: Dim,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.points()).finish()
+    }
+}
+
+const N_MAX: usize = crate::dim::MAX_DIM + 1;
+
+impl<T: Real, const D: usize> Default for Simplex<T, D>
+where
+    Const<D>: Dim,
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Real, const D: usize> Simplex<T, D>
+where
+    Const<D>: Dim,
+{
+    /// An empty simplex.
+    #[must_use]
+    pub fn new() -> Self {
+        let z = T::zero();
+        let sp = SupportPoint {
+            w: SVector::zeros(),
+            a: Point::origin(),
+            b: Point::origin(),
+        };
+        Self {
+            pts: <Const<D> as Dim>::slots(sp),
+            e: <Const<D> as Dim>::slots(SVector::zeros()),
+            pe: <Const<D> as Dim>::slots(z),
+            ee: <Const<D> as Dim>::pairs(z),
+            det: <Const<D> as Dim>::subsets(z),
+            base: SVector::zeros(),
+            bits: 0,
+            last: 0,
+        }
+    }
+
+    /// Removes every vertex.
+    pub fn clear(&mut self) {
+        self.bits = 0;
+    }
+
+    /// The number of vertices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bits.count_ones() as usize
+    }
+
+    /// Whether the simplex has no vertex.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bits == 0
+    }
+
+    /// The vertices, in slot order.
+    pub fn points(&self) -> impl Iterator<Item = &SupportPoint<T, D>> + '_ {
+        let bits = self.bits;
+        self.pts
+            .as_ref()
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| bits & (1 << i) != 0)
+            .map(|(_, p)| p)
+    }
+
+    /// Whether `w` is exactly one of the vertices.
+    #[must_use]
+    pub(crate) fn contains(&self, w: &SVector<T, D>) -> bool {
+        self.points().any(|p| p.w == *w)
+    }
+
+    /// Adds a vertex and computes the determinants of the subsets that contain it.
+    /// Returns `false` (and changes nothing) when the simplex is full.
+    pub(crate) fn push(&mut self, p: SupportPoint<T, D>) -> bool {
+        let n = D + 1;
+        let Some(slot) = (0..n).find(|i| self.bits & (1 << i) == 0) else {
+            return false;
+        };
+        if self.bits == 0 {
+            self.base = p.w;
+        }
+        let e = p.w - self.base;
+        self.pts.as_mut()[slot] = p;
+        self.e.as_mut()[slot] = e;
+        self.pe.as_mut()[slot] = self.base.dot(&e);
+        for i in 0..n {
+            if self.bits & (1 << i) != 0 || i == slot {
+                let d = self.e.as_ref()[i].dot(&e);
+                self.ee.as_mut()[i * n + slot] = d;
+                self.ee.as_mut()[slot * n + i] = d;
+            }
+        }
+        self.last = slot;
+        self.compute_dets(slot);
+        self.bits |= 1 << slot;
+        true
+    }
+
+    /// `yᵢ·(y_k − yⱼ)` from the cached products (module doc).
+    #[inline]
+    fn term(&self, i: usize, k: usize, j: usize) -> T {
+        let n = D + 1;
+        let (pe, ee) = (self.pe.as_ref(), self.ee.as_ref());
+        (pe[k] - pe[j]) + (ee[i * n + k] - ee[i * n + j])
+    }
+
+    /// Johnson's recursion for every subset `s ∪ {new}`, `s ⊆ bits`, in increasing order so
+    /// that `S \ {j}` is always ready (module doc).
+    fn compute_dets(&mut self, new: usize) {
+        let n = D + 1;
+        let nb = 1u8 << new;
+        let bits = self.bits;
+        self.det.as_mut()[nb as usize * n + new] = T::one();
+        let mut s: u8 = 0;
+        loop {
+            // Next non-empty submask of `bits`, in increasing order.
+            s = s.wrapping_sub(bits) & bits;
+            if s == 0 {
+                break;
+            }
+            let set = s | nb;
+            for j in 0..n {
+                if set & (1 << j) == 0 {
+                    continue;
+                }
+                let rest = set & !(1 << j);
+                let k = rest.trailing_zeros() as usize;
+                let mut sum = T::zero();
+                for i in 0..n {
+                    if rest & (1 << i) != 0 {
+                        sum += self.det.as_ref()[rest as usize * n + i] * self.term(i, k, j);
+                    }
+                }
+                self.det.as_mut()[set as usize * n + j] = sum;
+            }
+        }
+    }
+
+    /// Whether every `Δᵢ(set)` is positive.
+    fn proper(&self, set: u8) -> bool {
+        let n = D + 1;
+        (0..n)
+            .filter(|i| set & (1 << i) != 0)
+            .all(|i| self.det.as_ref()[set as usize * n + i] > T::zero())
+    }
+
+    /// Whether no vertex outside `set` would improve it: `Δⱼ(set ∪ {j}) ≤ 0` for the others.
+    fn maximal(&self, set: u8) -> bool {
+        let n = D + 1;
+        (0..n)
+            .filter(|j| self.bits & !set & (1 << j) != 0)
+            .all(|j| self.det.as_ref()[(set | (1 << j)) as usize * n + j] <= T::zero())
+    }
+
+    /// `v = p + Σ λᵢ eᵢ` and its witnesses, with `λᵢ = Δᵢ / Σ Δ`.
+    fn closest_of(&self, set: u8) -> Option<Closest<T, D>> {
+        let n = D + 1;
+        let det = &self.det.as_ref()[set as usize * n..set as usize * n + n];
+        let mut sum = T::zero();
+        for i in 0..n {
+            if set & (1 << i) != 0 {
+                sum += det[i];
+            }
+        }
+        if !(sum > T::zero()) {
+            return None;
+        }
+        let mut dv = SVector::<T, D>::zeros();
+        let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
+        let mut scale = T::zero();
+        for i in 0..n {
+            if set & (1 << i) != 0 {
+                // `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`: one rounding fewer (DESIGN.md, fixed-point).
+                let l = det[i] / sum;
+                let p = &self.pts.as_ref()[i];
+                dv += self.e.as_ref()[i] * l;
+                a += p.a.coords * l;
+                b += p.b.coords * l;
+                scale = scale.max(p.w.amax());
+            }
+        }
+        Some(Closest {
+            v: self.base + dv,
+            a: Point::from(a),
+            b: Point::from(b),
+            scale,
+            full: set.count_ones() as usize == n,
+        })
+    }
+
+    /// Reduces the simplex to the smallest subset, containing the newest vertex, whose
+    /// affine hull's closest point to the origin lies inside it (Johnson's test), and
+    /// returns that point. When rounding leaves no subset passing the test, falls back to
+    /// the proper subset with the smallest `‖v‖` (the original GJK's backup procedure).
+    /// `None` if even that fails; then the newest vertex is dropped again.
+    pub(crate) fn solve(&mut self) -> Option<Closest<T, D>> {
+        debug_assert!(self.bits != 0);
+        let nb = 1u8 << self.last;
+        let others = self.bits & !nb;
+        let mut best: Option<(u8, Closest<T, D>, T)> = None;
+        let mut s: u8 = 0;
+        loop {
+            let set = s | nb;
+            if self.proper(set) {
+                if self.maximal(set) {
+                    if let Some(c) = self.closest_of(set) {
+                        self.bits = set;
+                        return Some(c);
+                    }
+                } else if let Some(c) = self.closest_of(set) {
+                    let vv = c.v.norm_squared();
+                    if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
+                        best = Some((set, c, vv));
+                    }
+                }
+            }
+            s = s.wrapping_sub(others) & others;
+            if s == 0 {
+                break;
+            }
+        }
+        match best {
+            Some((set, c, _)) => {
+                self.bits = set;
+                Some(c)
+            }
+            None => {
+                self.bits = others;
+                None
+            }
+        }
+    }
+
+    /// Rebuilds the simplex from `points` (a warm start), keeping the subset that holds
+    /// the closest point; returns that point, or `None` if nothing usable was given.
+    pub(crate) fn reseed(&mut self, points: &[SupportPoint<T, D>]) -> Option<Closest<T, D>> {
+        self.clear();
+        let mut closest = None;
+        for p in points.iter().take(D + 1) {
+            if self.contains(&p.w) {
+                continue;
+            }
+            if self.push(*p) {
+                closest = self.solve().or(closest);
+            }
+        }
+        closest
+    }
+}
+
+// Slots are addressed by `u8` masks.
+const _: () = assert!(N_MAX <= 8);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Point3, Vector2, Vector3};
+
+    fn sp3(x: f64, y: f64, z: f64) -> SupportPoint<f64, 3> {
+        SupportPoint::new(Point3::new(x, y, z), Point3::origin())
+    }
+
+    /// (vertices, expected closest point, expected number of vertices kept)
+    #[test]
+    fn closest_point_cases_3d() {
+        let cases: &[(&[(f64, f64, f64)], [f64; 3], usize)] = &[
+            (&[(1.0, 2.0, 3.0)], [1.0, 2.0, 3.0], 1),
+            // edge region: origin projects inside the segment
+            (&[(1.0, -1.0, 1.0), (1.0, 1.0, 1.0)], [1.0, 0.0, 1.0], 2),
+            // vertex region of a segment (GJK adds vertices that belong to the answer last)
+            (&[(3.0, 1.0, 0.0), (1.0, 1.0, 0.0)], [1.0, 1.0, 0.0], 1),
+            // face region of a triangle
+            (
+                &[(-1.0, -1.0, 2.0), (2.0, -1.0, 2.0), (-1.0, 2.0, 2.0)],
+                [0.0, 0.0, 2.0],
+                3,
+            ),
+            // edge region of a triangle
+            (
+                &[(3.0, 0.0, 0.0), (1.0, -1.0, 0.0), (1.0, 1.0, 0.0)],
+                [1.0, 0.0, 0.0],
+                2,
+            ),
+            // origin inside a tetrahedron
+            (
+                &[
+                    (1.0, 1.0, 1.0),
+                    (-1.0, -1.0, 1.0),
+                    (-1.0, 1.0, -1.0),
+                    (1.0, -1.0, -1.0),
+                ],
+                [0.0, 0.0, 0.0],
+                4,
+            ),
+            // tetrahedron with the origin outside its face x = 1
+            (
+                &[
+                    (3.0, 0.0, 0.0),
+                    (1.0, -1.0, -1.0),
+                    (1.0, 2.0, -1.0),
+                    (1.0, -1.0, 2.0),
+                ],
+                [1.0, 0.0, 0.0],
+                3,
+            ),
+        ];
+        for (pts, want, kept) in cases {
+            let mut s = Simplex::<f64, 3>::new();
+            let mut c = None;
+            for &(x, y, z) in pts.iter() {
+                assert!(s.push(sp3(x, y, z)));
+                c = s.solve();
+            }
+            let c = c.expect("solvable");
+            let err = (c.v - Vector3::from(*want)).norm();
+            assert!(err < 1e-12, "{pts:?}: v = {:?}, want {want:?}", c.v);
+            assert_eq!(s.len(), *kept, "{pts:?}");
+        }
+    }
+
+    #[test]
+    fn far_apart_small_simplex_keeps_its_witnesses_in_f32() {
+        // A unit segment 1e4 away: plain `yᵢ·yⱼ` products would lose the barycentric
+        // coordinates entirely in f32 (ε·‖y‖² ≈ 12 against terms of size 1).
+        let mut s = Simplex::<f32, 2>::new();
+        s.push(SupportPoint::new(
+            nalgebra::Point2::new(1e4, -0.25),
+            nalgebra::Point2::origin(),
+        ));
+        s.push(SupportPoint::new(
+            nalgebra::Point2::new(1e4, 0.75),
+            nalgebra::Point2::origin(),
+        ));
+        let c = s.solve().unwrap();
+        assert!((c.v - Vector2::new(1e4, 0.0)).norm() < 2e-3, "{:?}", c.v);
+    }
+}

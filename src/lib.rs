@@ -1,0 +1,49 @@
+//! # convex-proximity
+//!
+//! Proximity queries between convex shapes, written once over a generic scalar
+//! ([`Real`]: `f32`, `f64`, fixed-point) and a const-generic dimension `D` (1 to 6 for
+//! GJK, see [`Dim`]).
+//!
+//! - [`query::distance`]: distance, closest points, the normal from A to B, proven lower
+//!   and upper bounds, iteration count and why GJK stopped.
+//! - [`query::intersects`]: the separating-axis GJK (ISA-GJK) with early exit.
+//! - `*_with_cache`: warm starts from the previous simplex of the same pair.
+//! - [`gjk`]: the same on two support maps already in one frame.
+//!
+//! Frames: shapes live in their local frames; queries take `nalgebra::Isometry` poses and
+//! return world-frame results, computed internally in A's frame. Units are the user's.
+//!
+//! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
+//! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,
+//! [`shape::Rounded`]) run on their cores. See `docs/gjk.md` and `docs/tolerances.md`.
+//!
+//! ```
+//! use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+//! use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
+//!
+//! let tol = Tolerances::default();
+//! // 3D, f64
+//! let d = query::distance(&Isometry3::identity(), &Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)),
+//!                         &Isometry3::translation(0.0, 4.0, 0.0), &Ball::new(1.0), &tol).unwrap();
+//! assert!((d.distance - 2.0).abs() < 1e-12 && d.termination.is_converged());
+//! // 2D, f32: the same call
+//! let d = query::distance(&Isometry2::identity(), &Cuboid::new(Vector2::new(1.0f32, 1.0)),
+//!                         &Isometry2::translation(0.0, 4.0), &Ball::new(1.0f32),
+//!                         &Tolerances::default()).unwrap();
+//! assert!((d.distance - 2.0).abs() < 1e-5);
+//! ```
+#![deny(missing_docs)]
+
+mod dim;
+mod error;
+pub mod gjk;
+pub mod query;
+mod real;
+pub mod shape;
+mod tolerance;
+
+pub use dim::{Dim, MAX_DIM};
+pub use error::{QueryError, ShapeError};
+pub use gjk::{Distance, Intersection, Termination};
+pub use real::{Real, lit, norm, normalize};
+pub use tolerance::Tolerances;

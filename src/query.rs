@@ -1,0 +1,236 @@
+//! Queries on posed shapes: poses in, world-frame results out.
+//!
+//! Each query works in A's local frame (B placed by `pose_a⁻¹ · pose_b`), which keeps the
+//! digits of pairs far from the world origin, then maps its results to the world frame.
+
+use crate::{
+    QueryError, Real, Tolerances,
+    dim::Dim,
+    gjk::{self, Cache, Distance, Simplex},
+    real::all_finite,
+    shape::SupportMap,
+};
+use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector};
+
+/// Shape `S` placed in another frame by `pose` (B in A's frame).
+struct Placed<'a, S: ?Sized, T: Real, R, const D: usize> {
+    shape: &'a S,
+    pose: &'a Isometry<T, R, D>,
+}
+
+impl<S, T, R, const D: usize> SupportMap<T, D> for Placed<'_, S, T, R, D>
+where
+    S: SupportMap<T, D> + ?Sized,
+    T: Real,
+    R: AbstractRotation<T, D>,
+{
+    #[inline]
+    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        self.pose
+            .transform_point(&self.shape.support(&self.pose.inverse_transform_vector(dir)))
+    }
+    #[inline]
+    fn radius(&self) -> T {
+        self.shape.radius()
+    }
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        self.pose.transform_point(
+            &self
+                .shape
+                .core_support(&self.pose.inverse_transform_vector(dir)),
+        )
+    }
+    #[inline]
+    fn center(&self) -> Point<T, D> {
+        self.pose.transform_point(&self.shape.center())
+    }
+}
+
+/// Whether a pose is finite: its translation, and its rotation applied to (1, …, 1)
+/// (a NaN or infinite rotation component reaches every output component).
+fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> Result<(), QueryError> {
+    let probe = pose.rotation.transform_vector(&SVector::repeat(T::one()));
+    if all_finite(&pose.translation.vector) && all_finite(&probe) {
+        Ok(())
+    } else {
+        Err(QueryError::NonFinitePose)
+    }
+}
+
+/// B's pose in A's frame, after checking both.
+fn relative<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+    pose_a: &Isometry<T, R, D>,
+    pose_b: &Isometry<T, R, D>,
+) -> Result<Isometry<T, R, D>, QueryError> {
+    check_pose(pose_a)?;
+    check_pose(pose_b)?;
+    Ok(pose_a.inv_mul(pose_b))
+}
+
+/// Maps a distance computed in A's frame to the world frame.
+fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+    pose_a: &Isometry<T, R, D>,
+    d: Distance<T, D>,
+) -> Distance<T, D> {
+    Distance {
+        point_a: pose_a.transform_point(&d.point_a),
+        point_b: pose_a.transform_point(&d.point_b),
+        normal: d
+            .normal
+            .map(|n| nalgebra::Unit::new_unchecked(pose_a.rotation.transform_vector(&n))),
+        ..d
+    }
+}
+
+/// The distance between shape `a` at `pose_a` and shape `b` at `pose_b`, with closest
+/// points, the normal from A to B, the proven bounds and GJK's iteration count and
+/// termination, all in the world frame.
+///
+/// The same call works in 2D and 3D, in `f32`, `f64` and fixed-point.
+///
+/// # Errors
+/// [`QueryError::NonFinitePose`] for a NaN/∞ pose, [`QueryError::NonFiniteSupport`] if a
+/// shape's support map returns one, [`QueryError::InvalidTolerance`] for a bad tolerance.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Capsule, Cuboid}};
+/// use nalgebra::{Isometry2, Isometry3, Point2, Vector2, Vector3};
+/// // 3D, f64: a unit cube and a ball 3 units away along x.
+/// let d = query::distance(
+///     &Isometry3::identity(), &Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)),
+///     &Isometry3::translation(3.0, 0.0, 0.0), &Ball::new(0.5),
+///     &Tolerances::default(),
+/// ).unwrap();
+/// assert!((d.distance - 1.5).abs() < 1e-12);
+/// assert!((d.normal.unwrap().x - 1.0).abs() < 1e-12);
+/// // 2D, f32: two capsules.
+/// let c = Capsule::new(Point2::new(-1.0f32, 0.0), Point2::new(1.0, 0.0), 0.25);
+/// let d = query::distance(
+///     &Isometry2::identity(), &c, &Isometry2::new(Vector2::new(0.0, 2.0), 0.3), &c,
+///     &Tolerances::default(),
+/// ).unwrap();
+/// assert!(d.distance > 0.0 && d.distance < 2.0);
+/// ```
+pub fn distance<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed {
+        shape: b,
+        pose: &rel,
+    };
+    let d = gjk::distance(a, &placed, tol, &mut Simplex::new())?;
+    Ok(to_world(pose_a, d))
+}
+
+/// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
+/// next query on the same pair (see [`Cache`]).
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn distance_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed {
+        shape: b,
+        pose: &rel,
+    };
+    let mut simplex = cache.seed(&rel);
+    let d = gjk::distance(a, &placed, tol, &mut simplex)?;
+    cache.store(&simplex, &rel);
+    Ok(to_world(pose_a, d))
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
+/// first separating axis; shapes closer than the touching tolerance count as touching.
+///
+/// # Errors
+/// As [`distance`].
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Vector2};
+/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// assert!(query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.4, 0.0), &b, &tol).unwrap());
+/// assert!(!query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap());
+/// ```
+pub fn intersects<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<bool, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed {
+        shape: b,
+        pose: &rel,
+    };
+    Ok(gjk::intersects(a, &placed, tol, &mut Simplex::new())?.intersects)
+}
+
+/// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
+/// usually still a separating axis) and leaving the final simplex in it.
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn intersects_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<bool, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed {
+        shape: b,
+        pose: &rel,
+    };
+    let mut simplex = cache.seed(&rel);
+    let hit = gjk::intersects(a, &placed, tol, &mut simplex)?;
+    cache.store(&simplex, &rel);
+    Ok(hit.intersects)
+}

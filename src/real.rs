@@ -1,0 +1,105 @@
+//! The scalar trait and the few numerical helpers every algorithm shares.
+//!
+//! Fixed-point scalars (simba's `FixedI40F24`, ...) have an absolute resolution of one ulp,
+//! never return from `sqrt` of a negative value, and square small values to zero. The
+//! helpers here keep those facts in one place (DESIGN.md, "Numerics").
+
+use nalgebra::{RealField, SVector, Unit};
+
+/// A scalar the library runs on: any [`nalgebra::RealField`] that is `Copy`.
+///
+/// Implemented for `f32`, `f64` and, with the `fixed` feature, simba's fixed-point types
+/// such as `simba::scalar::FixedI40F24`.
+pub trait Real: RealField + Copy {}
+
+impl<T: RealField + Copy> Real for T {}
+
+/// Writes the literal `x` in the scalar `T` (exact for the small constants the algorithms
+/// use; fixed-point types round to their resolution).
+#[inline]
+#[must_use]
+pub fn lit<T: Real>(x: f64) -> T {
+    T::from_subset(&x)
+}
+
+/// Whether `T` has an absolute resolution (fixed-point) rather than a relative one: one ulp
+/// squared is zero only in fixed-point. Constant-folds for `f32`/`f64`.
+#[inline]
+#[must_use]
+pub(crate) fn is_fixed<T: Real>() -> bool {
+    let e = T::default_epsilon();
+    e * e == T::zero()
+}
+
+/// `sqrt(max(x, 0))`: fixed-point `sqrt` of a negative value never returns.
+#[inline]
+#[must_use]
+pub(crate) fn sqrt0<T: Real>(x: T) -> T {
+    if x > T::zero() { x.sqrt() } else { T::zero() }
+}
+
+/// The Euclidean norm, accurate for short vectors in fixed-point too: below 1 the squares
+/// of fixed-point components lose their digits, so the vector is first divided by its
+/// largest component (‖v‖ = m·‖v/m‖).
+#[inline]
+#[must_use]
+pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
+    let vv = v.norm_squared();
+    if !is_fixed::<T>() || vv >= T::one() {
+        return sqrt0(vv);
+    }
+    let m = v.amax();
+    if m == T::zero() {
+        return T::zero();
+    }
+    m * sqrt0((v / m).norm_squared())
+}
+
+/// `v / ‖v‖`, or `None` when `v` is zero (or not finite).
+#[inline]
+#[must_use]
+pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVector<T, D>>> {
+    let n = norm(v);
+    if n > T::zero() && n.is_finite() {
+        Some(Unit::new_unchecked(v / n))
+    } else {
+        None
+    }
+}
+
+/// Whether every component is finite.
+#[inline]
+#[must_use]
+pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    #[test]
+    fn is_fixed_tells_floats_from_fixed_point() {
+        assert!(!is_fixed::<f32>());
+        assert!(!is_fixed::<f64>());
+        #[cfg(feature = "fixed")]
+        assert!(is_fixed::<simba::scalar::FixedI40F24>());
+    }
+
+    #[test]
+    fn norm_of_short_vectors_is_exact_enough_in_fixed_point() {
+        // 1.5e-4 squared is below one ulp of I40F24 (6e-8): the plain norm would be 0.
+        #[cfg(feature = "fixed")]
+        {
+            type F = simba::scalar::FixedI40F24;
+            let v = Vector3::new(lit::<F>(1.5e-4), lit(0.0), lit(-1.0e-4));
+            let n: f64 = nalgebra::try_convert(norm(&v)).unwrap();
+            let exact = (1.5e-4f64.powi(2) + 1.0e-4f64.powi(2)).sqrt();
+            assert!((n - exact).abs() < 1e-6, "norm {n} vs {exact}");
+        }
+        let v = Vector3::new(3.0, 4.0, 0.0);
+        assert_eq!(norm(&v), 5.0);
+        assert!(normalize(&Vector3::<f64>::zeros()).is_none());
+    }
+}

@@ -1,0 +1,147 @@
+//! Shapes as support maps, each in its own local frame.
+//!
+//! A convex shape `S` is described by its support map `s(d) = argmax_{x ∈ S} d·x`
+//! (van den Bergen 1999 §2). Shapes with a round part (balls, capsules, [`Rounded`]) also
+//! expose their *core* and *radius*, `S = core ⊕ ball(radius)`, so GJK runs on the cores
+//! and adds the radii (DESIGN.md, "Algorithms").
+
+mod ball;
+mod capsule;
+mod combine;
+mod cuboid;
+mod polytope;
+mod round3;
+mod rounded;
+mod segment;
+mod transformed;
+
+pub use ball::Ball;
+pub use capsule::Capsule;
+pub use combine::{Hull, MinkowskiSum};
+pub use cuboid::Cuboid;
+pub use polytope::Polytope;
+pub use round3::{Cone, Cylinder};
+pub use rounded::Rounded;
+pub use segment::{PointShape, Segment};
+pub use transformed::Transformed;
+
+use crate::Real;
+use nalgebra::{Point, SVector};
+
+/// A convex shape given by its support map, in its local frame.
+///
+/// `support(d)` returns a point of the shape farthest along `d`; any point of the shape is
+/// a valid answer for `d = 0`. The result must be finite for finite `d`.
+///
+/// Rounded shapes override [`radius`](Self::radius) and
+/// [`core_support`](Self::core_support) so that `support(d) = core_support(d) + radius·d/‖d‖`.
+///
+/// ```
+/// use convex_proximity::shape::{Ball, Cuboid, SupportMap};
+/// use nalgebra::{Vector2, Vector3};
+/// let b = Cuboid::new(Vector3::new(1.0, 2.0, 3.0));
+/// assert_eq!(b.support(&Vector3::new(1.0, -1.0, 1.0)).coords, Vector3::new(1.0, -2.0, 3.0));
+/// let c = Ball::new(2.0f32);
+/// assert_eq!(SupportMap::<f32, 2>::support(&c, &Vector2::new(0.0, 5.0)).y, 2.0);
+/// ```
+pub trait SupportMap<T: Real, const D: usize> {
+    /// A point of the shape farthest along `dir` (local frame).
+    fn support(&self, dir: &SVector<T, D>) -> Point<T, D>;
+
+    /// The radius of the round part (0 for shapes without one).
+    #[inline]
+    fn radius(&self) -> T {
+        T::zero()
+    }
+
+    /// The support point of the core (the shape shrunk by [`radius`](Self::radius)).
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        self.support(dir)
+    }
+
+    /// A point of the core (GJK's starting point). Default: the midpoint of the core's
+    /// supports along ± the first axis.
+    fn center(&self) -> Point<T, D> {
+        let mut e = SVector::<T, D>::zeros();
+        e[0] = T::one();
+        let (p, q) = (self.core_support(&e), self.core_support(&-e));
+        nalgebra::center(&p, &q)
+    }
+}
+
+impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
+    #[inline]
+    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        (**self).support(dir)
+    }
+    #[inline]
+    fn radius(&self) -> T {
+        (**self).radius()
+    }
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        (**self).core_support(dir)
+    }
+    #[inline]
+    fn center(&self) -> Point<T, D> {
+        (**self).center()
+    }
+}
+
+impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for Box<S> {
+    #[inline]
+    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        (**self).support(dir)
+    }
+    #[inline]
+    fn radius(&self) -> T {
+        (**self).radius()
+    }
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        (**self).core_support(dir)
+    }
+    #[inline]
+    fn center(&self) -> Point<T, D> {
+        (**self).center()
+    }
+}
+
+/// `p + r · d/‖d‖`, or `p` when `d = 0` or `r = 0` (the support of a ball of radius `r`
+/// centred at `p`).
+#[inline]
+pub(crate) fn push<T: Real, const D: usize>(
+    p: Point<T, D>,
+    r: T,
+    d: &SVector<T, D>,
+) -> Point<T, D> {
+    if r == T::zero() {
+        return p;
+    }
+    match crate::real::normalize(d) {
+        Some(n) => p + n.into_inner() * r,
+        None => p,
+    }
+}
+
+/// Checks a parameter: finite and non-negative.
+pub(crate) fn check_nonneg<T: Real>(x: T, what: &'static str) -> Result<T, crate::ShapeError> {
+    if x.is_finite() && x >= T::zero() {
+        Ok(x)
+    } else {
+        Err(crate::ShapeError::Negative { what })
+    }
+}
+
+/// Checks a point or vector: every coordinate finite.
+pub(crate) fn check_finite<T: Real, const D: usize>(
+    v: &SVector<T, D>,
+    index: usize,
+) -> Result<(), crate::ShapeError> {
+    if crate::real::all_finite(v) {
+        Ok(())
+    } else {
+        Err(crate::ShapeError::NonFinite { index })
+    }
+}

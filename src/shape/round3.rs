@@ -1,0 +1,137 @@
+//! Cone and cylinder: 3D shapes of revolution about the local y axis (seed 001, §"support
+//! functions": van den Bergen 1999 §2).
+
+use super::{SupportMap, check_nonneg};
+use crate::{Real, ShapeError, real::norm};
+use nalgebra::{Point3, Vector2, Vector3};
+
+/// `(r·dx/σ, r·dz/σ)` with `σ = ‖(dx, dz)‖`, or `None` when the direction is along y.
+#[inline]
+fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<(T, T)> {
+    let s = norm(&Vector2::new(d.x, d.z));
+    if s > T::zero() {
+        Some((r * (d.x / s), r * (d.z / s)))
+    } else {
+        None
+    }
+}
+
+/// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
+///
+/// ```
+/// use convex_proximity::shape::{Cone, SupportMap};
+/// use nalgebra::Vector3;
+/// let c = Cone::new(1.0, 0.5);
+/// assert_eq!(c.support(&Vector3::new(0.0, 1.0, 0.0)).y, 1.0);
+/// assert_eq!(c.support(&Vector3::new(1.0, -1.0, 0.0)).x, 0.5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cone<T> {
+    /// Half the height (≥ 0).
+    pub half_height: T,
+    /// The base radius (≥ 0).
+    pub radius: T,
+}
+
+impl<T: Real> Cone<T> {
+    /// The cone of half-height `half_height` and base radius `radius`.
+    ///
+    /// # Panics
+    /// If a parameter is negative or not finite; see [`try_new`](Self::try_new).
+    #[must_use]
+    pub fn new(half_height: T, radius: T) -> Self {
+        Self::try_new(half_height, radius).expect("Cone::new: parameters must be finite and >= 0")
+    }
+
+    /// The cone of half-height `half_height` and base radius `radius`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
+    pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_nonneg(half_height, "half-height")?,
+            radius: check_nonneg(radius, "radius")?,
+        })
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for Cone<T> {
+    #[inline]
+    fn support(&self, d: &Vector3<T>) -> Point3<T> {
+        let (h, r) = (self.half_height, self.radius);
+        // Apex region: the direction is within the apex's normal cone, d_y > ‖d‖·sin α with
+        // sin α = r / √(r² + (2h)²). Compared without division: d_y·√(r²+4h²) > ‖d‖·r.
+        let two_h = h + h;
+        let slant = norm(&Vector2::new(r, two_h));
+        if d.y * slant > norm(d) * r {
+            return Point3::new(T::zero(), h, T::zero());
+        }
+        match rim(d, r) {
+            Some((x, z)) => Point3::new(x, -h, z),
+            None => Point3::new(T::zero(), -h, T::zero()),
+        }
+    }
+    #[inline]
+    fn center(&self) -> Point3<T> {
+        Point3::origin()
+    }
+}
+
+/// A cylinder of radius `r` around the y axis, from `y = -h` to `y = h`.
+///
+/// ```
+/// use convex_proximity::shape::{Cylinder, SupportMap};
+/// use nalgebra::Vector3;
+/// let c = Cylinder::new(1.0, 0.5);
+/// let p = c.support(&Vector3::new(0.0, -1.0, 1.0));
+/// assert_eq!((p.y, p.z), (-1.0, 0.5));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder<T> {
+    /// Half the height (≥ 0).
+    pub half_height: T,
+    /// The radius (≥ 0).
+    pub radius: T,
+}
+
+impl<T: Real> Cylinder<T> {
+    /// The cylinder of half-height `half_height` and radius `radius`.
+    ///
+    /// # Panics
+    /// If a parameter is negative or not finite; see [`try_new`](Self::try_new).
+    #[must_use]
+    pub fn new(half_height: T, radius: T) -> Self {
+        Self::try_new(half_height, radius)
+            .expect("Cylinder::new: parameters must be finite and >= 0")
+    }
+
+    /// The cylinder of half-height `half_height` and radius `radius`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
+    pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_nonneg(half_height, "half-height")?,
+            radius: check_nonneg(radius, "radius")?,
+        })
+    }
+}
+
+impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
+    #[inline]
+    fn support(&self, d: &Vector3<T>) -> Point3<T> {
+        let y = if d.y < T::zero() {
+            -self.half_height
+        } else {
+            self.half_height
+        };
+        match rim(d, self.radius) {
+            Some((x, z)) => Point3::new(x, y, z),
+            None => Point3::new(T::zero(), y, T::zero()),
+        }
+    }
+    #[inline]
+    fn center(&self) -> Point3<T> {
+        Point3::origin()
+    }
+}

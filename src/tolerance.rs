@@ -1,0 +1,72 @@
+//! [`Tolerances`]: the one home of every threshold the algorithms use.
+
+use crate::{QueryError, Real, real::lit};
+
+/// Every threshold of every query, with defaults derived from the scalar's own epsilon
+/// (`T::default_epsilon()`: one ulp of 1 for floats, one ulp for fixed-point), so `f32`,
+/// `f64` and fixed-point each get sensible values. Override any field per call.
+///
+/// ```
+/// use convex_proximity::Tolerances;
+/// let t = Tolerances::<f64>::default();
+/// assert!(t.gjk_rel > 0.0 && t.gjk_rel < 1e-12);
+/// let loose = Tolerances { gjk_rel: 1e-6, ..Tolerances::<f64>::default() };
+/// assert!(loose.validate().is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances<T> {
+    /// GJK's relative gap ε_rel (unitless). Distance stops when
+    /// `‖v‖ − μ ≤ ε_rel · ‖v‖`, where `‖v‖` is the upper and `μ` the lower bound of the
+    /// distance: the reported distance is then within `ε_rel · distance` of the true one.
+    /// Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24: 7.6e-6).
+    /// Smaller costs iterations on curved shapes; polytopes usually stop earlier, on a
+    /// repeated support point. Range `[0, 1)`.
+    pub gjk_rel: T,
+    /// GJK's touching tolerance (unitless, relative to the size of the simplex). The shapes
+    /// count as touching (distance 0) once `‖v‖ ≤ gjk_touching · max‖yᵢ‖`, the `yᵢ` being the
+    /// simplex vertices. Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24:
+    /// 7.6e-6): distances below that fraction of the shapes' size read as 0.
+    /// Range `[0, 1)`.
+    pub gjk_touching: T,
+    /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
+    /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
+    pub gjk_max_iterations: u32,
+}
+
+impl<T: Real> Default for Tolerances<T> {
+    fn default() -> Self {
+        // 128 ulps: room for the rounding of a few dot products and one division, the
+        // arithmetic between a support point and the simplex solution (docs/tolerances.md).
+        let eps128 = T::default_epsilon() * lit(128.0);
+        Self {
+            gjk_rel: eps128,
+            gjk_touching: eps128,
+            gjk_max_iterations: 128,
+        }
+    }
+}
+
+impl<T: Real> Tolerances<T> {
+    /// Checks every field against its documented range.
+    ///
+    /// # Errors
+    /// [`QueryError::InvalidTolerance`] naming the first field that is NaN, negative or
+    /// out of range.
+    pub fn validate(&self) -> Result<(), QueryError> {
+        let unit = |x: T| x >= T::zero() && x < T::one();
+        if !unit(self.gjk_rel) {
+            return Err(QueryError::InvalidTolerance { field: "gjk_rel" });
+        }
+        if !unit(self.gjk_touching) {
+            return Err(QueryError::InvalidTolerance {
+                field: "gjk_touching",
+            });
+        }
+        if self.gjk_max_iterations == 0 {
+            return Err(QueryError::InvalidTolerance {
+                field: "gjk_max_iterations",
+            });
+        }
+        Ok(())
+    }
+}
