@@ -1,6 +1,9 @@
 //! [`Tolerances`]: the one home of every threshold the algorithms use.
 
-use crate::{QueryError, Real, real::lit};
+use crate::{
+    QueryError, Real,
+    real::{lit, sqrt0},
+};
 
 /// Every threshold of every query, with defaults derived from the scalar's own epsilon
 /// (`T::default_epsilon()`: one ulp of 1 for floats, one ulp for fixed-point), so `f32`,
@@ -23,10 +26,13 @@ pub struct Tolerances<T> {
     /// repeated support point. Range `[0, 1)`.
     pub gjk_rel: T,
     /// GJK's touching tolerance (unitless, relative to the size of the simplex). The shapes
-    /// count as touching (distance 0) once `‖v‖ ≤ gjk_touching · max‖yᵢ‖`, the `yᵢ` being the
-    /// simplex vertices. Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24:
-    /// 7.6e-6): distances below that fraction of the shapes' size read as 0.
-    /// Range `[0, 1)`.
+    /// count as touching (distance 0) once `‖v‖ ≤ gjk_touching · max|yᵢ|`, the `yᵢ` being the
+    /// simplex vertices; a full simplex counts as containing the origin only if its point is
+    /// that close (a flat one passes the sign test on rounding noise). Default `√ε / 16`
+    /// (f64: 9.3e-10, f32: 2.2e-5, FixedI40F24: 1.5e-5): above the rounding of `v` in thin
+    /// simplices, below the accuracy the library promises. Distances below that fraction of
+    /// the shapes' size read as 0 (the result's `upper_bound` still says how far apart the
+    /// witnesses are). Range `[0, 1)`.
     pub gjk_touching: T,
     /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
     /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
@@ -37,10 +43,11 @@ impl<T: Real> Default for Tolerances<T> {
     fn default() -> Self {
         // 128 ulps: room for the rounding of a few dot products and one division, the
         // arithmetic between a support point and the simplex solution (docs/tolerances.md).
-        let eps128 = T::default_epsilon() * lit(128.0);
+        let eps = T::default_epsilon();
+        let eps128 = eps * lit(128.0);
         Self {
             gjk_rel: eps128,
-            gjk_touching: eps128,
+            gjk_touching: sqrt0(eps) / lit(16.0),
             gjk_max_iterations: 128,
         }
     }

@@ -82,7 +82,7 @@ where
                 pts[n] = *p;
                 n += 1;
             }
-            if let Some(c) = self.simplex.reseed(&pts[..n]) {
+            if let Some(c) = self.simplex.reseed(&pts[..n], self.tol.gjk_touching) {
                 return (
                     SupportPoint {
                         w: c.v,
@@ -151,7 +151,7 @@ where
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             }
-            let Some(c) = self.simplex.solve() else {
+            let Some(c) = self.simplex.solve(tol.gjk_touching) else {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             };

@@ -17,7 +17,7 @@
 //! keep accurate barycentric coordinates (docs/gjk.md §2.2).
 
 use crate::{Real, dim::Dim};
-use nalgebra::{Const, Point, SVector};
+use nalgebra::{Const, Point, SMatrix, SVector};
 
 /// A vertex of the configuration-space obstacle `A − B`, with its witness points.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -284,25 +284,34 @@ where
     /// returns that point. When rounding leaves no subset passing the test, falls back to
     /// the proper subset with the smallest `‖v‖` (the original GJK's backup procedure).
     /// `None` if even that fails; then the newest vertex is dropped again.
-    pub(crate) fn solve(&mut self) -> Option<Closest<T, D>> {
+    ///
+    /// A full simplex (`D + 1` vertices) is decided apart, by [`Self::origin_inside`]:
+    /// Johnson's cofactors of a thin or flat simplex are noise, and a flat one can pass
+    /// their sign test with its point on its plane, off the origin (docs/gjk.md §2.3).
+    pub(crate) fn solve(&mut self, touching: T) -> Option<Closest<T, D>> {
         debug_assert!(self.bits != 0);
         let nb = 1u8 << self.last;
         let others = self.bits & !nb;
+        let full = self.bits.count_ones() as usize == D + 1;
+        if full && let Some(c) = self.origin_inside(touching) {
+            return Some(c);
+        }
         let mut best: Option<(u8, Closest<T, D>, T)> = None;
         let mut s: u8 = 0;
         loop {
             let set = s | nb;
-            if self.proper(set) {
+            let skip = full && set == self.bits;
+            if !skip
+                && self.proper(set)
+                && let Some(c) = self.closest_of(set)
+            {
                 if self.maximal(set) {
-                    if let Some(c) = self.closest_of(set) {
-                        self.bits = set;
-                        return Some(c);
-                    }
-                } else if let Some(c) = self.closest_of(set) {
-                    let vv = c.v.norm_squared();
-                    if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
-                        best = Some((set, c, vv));
-                    }
+                    self.bits = set;
+                    return Some(c);
+                }
+                let vv = c.v.norm_squared();
+                if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
+                    best = Some((set, c, vv));
                 }
             }
             s = s.wrapping_sub(others) & others;
@@ -322,9 +331,61 @@ where
         }
     }
 
+    /// Whether the origin lies inside the full simplex, decided by a backward-stable solve
+    /// of `Σ μᵢ (yᵢ − y_n) = −y_n` (Gaussian elimination with partial pivoting): its
+    /// residual stays near `ε · scale` however thin the simplex, so the origin is inside
+    /// iff every barycentric coordinate is non-negative and the residual `v` is within
+    /// `touching · scale`. A coordinate outside `[-1, 2]` means no containment; the check
+    /// happens before the division, which keeps fixed-point from overflowing.
+    fn origin_inside(&self, touching: T) -> Option<Closest<T, D>> {
+        let n = D + 1;
+        let last = self.last;
+        let pts = self.pts.as_ref();
+        let y_n = pts[last].w;
+        let others = || (0..n).filter(move |&i| i != last);
+        let mut m = SMatrix::<T, D, D>::zeros();
+        for (col, i) in others().enumerate() {
+            m.set_column(col, &(pts[i].w - y_n));
+        }
+        let mu = solve_pivoted(m, -y_n)?;
+        let mut sum = T::zero();
+        let (mut dv, mut a, mut b) = (
+            SVector::<T, D>::zeros(),
+            pts[last].a.coords,
+            pts[last].b.coords,
+        );
+        let mut scale = y_n.amax();
+        for (col, i) in others().enumerate() {
+            let l = mu[col];
+            if l < T::zero() {
+                return None;
+            }
+            sum += l;
+            dv += (pts[i].w - y_n) * l;
+            a += (pts[i].a.coords - pts[last].a.coords) * l;
+            b += (pts[i].b.coords - pts[last].b.coords) * l;
+            scale = scale.max(pts[i].w.amax());
+        }
+        let v = y_n + dv;
+        if sum > T::one() || crate::real::norm(&v) > touching * scale {
+            return None;
+        }
+        Some(Closest {
+            v,
+            a: Point::from(a),
+            b: Point::from(b),
+            scale,
+            full: true,
+        })
+    }
+
     /// Rebuilds the simplex from `points` (a warm start), keeping the subset that holds
     /// the closest point; returns that point, or `None` if nothing usable was given.
-    pub(crate) fn reseed(&mut self, points: &[SupportPoint<T, D>]) -> Option<Closest<T, D>> {
+    pub(crate) fn reseed(
+        &mut self,
+        points: &[SupportPoint<T, D>],
+        touching: T,
+    ) -> Option<Closest<T, D>> {
         self.clear();
         let mut closest = None;
         for p in points.iter().take(D + 1) {
@@ -332,11 +393,57 @@ where
                 continue;
             }
             if self.push(*p) {
-                closest = self.solve().or(closest);
+                closest = self.solve(touching).or(closest);
             }
         }
         closest
     }
+}
+
+/// Solves `m·x = rhs` by Gaussian elimination with partial pivoting; `None` if a pivot is
+/// zero or a coordinate would leave `[-2, 2]` (then it is no barycentric coordinate of an
+/// inside point, and dividing could overflow a fixed-point type).
+fn solve_pivoted<T: Real, const D: usize>(
+    mut m: SMatrix<T, D, D>,
+    mut rhs: SVector<T, D>,
+) -> Option<SVector<T, D>> {
+    for col in 0..D {
+        let mut piv = col;
+        for r in col + 1..D {
+            if m[(r, col)].abs() > m[(piv, col)].abs() {
+                piv = r;
+            }
+        }
+        if m[(piv, col)] == T::zero() {
+            return None;
+        }
+        m.swap_rows(col, piv);
+        rhs.swap_rows(col, piv);
+        for r in col + 1..D {
+            // |f| ≤ 1 by the choice of pivot.
+            let f = m[(r, col)] / m[(col, col)];
+            for c in col..D {
+                let x = m[(col, c)];
+                m[(r, c)] -= f * x;
+            }
+            let x = rhs[col];
+            rhs[r] -= f * x;
+        }
+    }
+    let two = T::one() + T::one();
+    let mut x = SVector::<T, D>::zeros();
+    for r in (0..D).rev() {
+        let mut num = rhs[r];
+        for c in r + 1..D {
+            num -= m[(r, c)] * x[c];
+        }
+        let den = m[(r, r)];
+        if den == T::zero() || num.abs() > two * den.abs() {
+            return None;
+        }
+        x[r] = num / den;
+    }
+    Some(x)
 }
 
 // Slots are addressed by `u8` masks.
@@ -400,7 +507,7 @@ mod tests {
             let mut c = None;
             for &(x, y, z) in pts.iter() {
                 assert!(s.push(sp3(x, y, z)));
-                c = s.solve();
+                c = s.solve(0.0);
             }
             let c = c.expect("solvable");
             let err = (c.v - Vector3::from(*want)).norm();
@@ -422,7 +529,7 @@ mod tests {
             nalgebra::Point2::new(1e4, 0.75),
             nalgebra::Point2::origin(),
         ));
-        let c = s.solve().unwrap();
+        let c = s.solve(0.0).unwrap();
         assert!((c.v - Vector2::new(1e4, 0.0)).norm() < 2e-3, "{:?}", c.v);
     }
 }

@@ -1,0 +1,430 @@
+//! Shared test support: a seeded generator, exact f64 oracles, conversions, and the macro
+//! that runs a case for every scalar (f32, f64, FixedI40F24) and dimension.
+#![allow(dead_code)]
+
+use convex_proximity::{Dim, Distance, Real, Tolerances, lit, shape::SupportMap};
+use nalgebra::{Const, Isometry, Point, SVector};
+
+#[cfg(feature = "fixed")]
+pub type Fx = simba::scalar::FixedI40F24;
+
+/// Runs `$body::<T, D>()` for f32, f64 and (with `fixed`) FixedI40F24, per listed `D`.
+#[macro_export]
+macro_rules! cases {
+    ($body:ident, [$($d:literal => $m:ident),+ $(,)?]) => {
+        mod $body {
+            $(
+                mod $m {
+                    #[test]
+                    fn f32() { super::super::$body::<f32, $d>() }
+                    #[test]
+                    fn f64() { super::super::$body::<f64, $d>() }
+                    #[cfg(feature = "fixed")]
+                    #[test]
+                    fn fixed() { super::super::$body::<$crate::common::Fx, $d>() }
+                }
+            )+
+        }
+    };
+}
+
+pub fn f<T: Real>(x: T) -> f64 {
+    nalgebra::try_convert(x).expect("finite scalar")
+}
+
+pub fn v<T: Real, const D: usize>(x: &SVector<f64, D>) -> SVector<T, D> {
+    x.map(lit::<T>)
+}
+
+pub fn p<T: Real, const D: usize>(x: &Point<f64, D>) -> Point<T, D> {
+    Point::from(v::<T, D>(&x.coords))
+}
+
+pub fn back<T: Real, const D: usize>(x: &SVector<T, D>) -> SVector<f64, D> {
+    x.map(f::<T>)
+}
+
+pub fn pback<T: Real, const D: usize>(x: &Point<T, D>) -> Point<f64, D> {
+    Point::from(back(&x.coords))
+}
+
+/// Whether the scalar is fixed-point (absolute resolution).
+pub fn is_fixed<T: Real>() -> bool {
+    let e = T::default_epsilon();
+    e * e == T::zero()
+}
+
+/// The accuracy the issue asks for, as (absolute, relative-to-scale):
+/// f64 1e-9 × scale, f32 1e-4 × scale, FixedI40F24 1e-4 absolute (unit-scale shapes).
+pub fn accuracy<T: Real>(scale: f64) -> f64 {
+    if is_fixed::<T>() {
+        1e-4
+    } else if f(T::default_epsilon()) < 1e-12 {
+        1e-9 * scale
+    } else {
+        1e-4 * scale
+    }
+}
+
+/// splitmix64: a tiny seeded generator.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [lo, hi).
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+    pub fn vector<const D: usize>(&mut self, lo: f64, hi: f64) -> SVector<f64, D> {
+        SVector::from_fn(|_, _| self.uniform(lo, hi))
+    }
+    /// A uniformly random unit vector.
+    pub fn unit<const D: usize>(&mut self) -> SVector<f64, D> {
+        loop {
+            let x: SVector<f64, D> = self.vector(-1.0, 1.0);
+            let n = x.norm();
+            if n > 0.1 && n <= 1.0 {
+                return x / n;
+            }
+        }
+    }
+    /// `n` points on the sphere of radius `r` around `c`.
+    pub fn sphere_points<const D: usize>(
+        &mut self,
+        n: usize,
+        c: SVector<f64, D>,
+        r: f64,
+    ) -> Vec<Point<f64, D>> {
+        (0..n)
+            .map(|_| Point::from(c + self.unit::<D>() * r))
+            .collect()
+    }
+}
+
+/// A random rotation matrix (Gram–Schmidt on random vectors), any D.
+pub fn rotation<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
+    let mut m = nalgebra::SMatrix::<f64, D, D>::zeros();
+    for j in 0..D {
+        let mut c: SVector<f64, D> = rng.unit();
+        for k in 0..j {
+            let prev = m.column(k).into_owned();
+            c -= prev * prev.dot(&c);
+        }
+        m.set_column(j, &c.normalize());
+    }
+    m
+}
+
+// ---------------------------------------------------------------- exact f64 oracles
+
+/// Closest points of segments [p1,q1], [p2,q2] (Ericson, Real-Time Collision Detection
+/// §5.1.9), any D. Returns the distance.
+pub fn segment_segment<const D: usize>(
+    p1: &SVector<f64, D>,
+    q1: &SVector<f64, D>,
+    p2: &SVector<f64, D>,
+    q2: &SVector<f64, D>,
+) -> f64 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, ff) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r));
+    let (s, t);
+    if a <= 1e-300 && e <= 1e-300 {
+        return r.norm();
+    }
+    if a <= 1e-300 {
+        s = 0.0;
+        t = (ff / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(&r);
+        if e <= 1e-300 {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > 0.0 {
+                ((b * ff - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t0 = (b * s0 + ff) / e;
+            if t0 < 0.0 {
+                t0 = 0.0;
+                s0 = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t0 = 1.0;
+                s0 = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    ((p1 + d1 * s) - (p2 + d2 * t)).norm()
+}
+
+/// Distance from the origin to the segment [a, b].
+pub fn origin_segment<const D: usize>(a: &SVector<f64, D>, b: &SVector<f64, D>) -> f64 {
+    let ab = b - a;
+    let l = ab.dot(&ab);
+    let t = if l > 0.0 {
+        (-a.dot(&ab) / l).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + ab * t).norm()
+}
+
+/// Distance from the origin to the triangle abc (Ericson §5.1.5, Voronoi regions).
+pub fn origin_triangle(a: &SVector<f64, 3>, b: &SVector<f64, 3>, c: &SVector<f64, 3>) -> f64 {
+    let pnt = SVector::<f64, 3>::zeros();
+    let (ab, ac, ap) = (b - a, c - a, pnt - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a.norm();
+    }
+    let bp = pnt - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b.norm();
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3))).norm();
+    }
+    let cp = pnt - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c.norm();
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6))).norm();
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))).norm();
+    }
+    let denom = va + vb + vc;
+    (a + ab * (vb / denom) + ac * (vc / denom)).norm()
+}
+
+/// Distance between conv(P) and conv(Q) by brute force over the features of the
+/// Minkowski difference P − Q (D = 2: points and segments; D = 3: + triangles), with the
+/// origin-inside test over every candidate facet. Full-dimensional hulls only.
+pub fn polytope_distance<const D: usize>(pa: &[Point<f64, D>], pb: &[Point<f64, D>]) -> f64 {
+    assert!(D == 2 || D == 3, "brute force oracle: D = 2 or 3");
+    let w: Vec<SVector<f64, D>> = pa
+        .iter()
+        .flat_map(|a| pb.iter().map(move |b| a - b))
+        .collect();
+    let n = w.len();
+    let mut best = f64::INFINITY;
+    let mut separated = false;
+    for i in 0..n {
+        best = best.min(w[i].norm());
+        for j in i + 1..n {
+            best = best.min(origin_segment(&w[i], &w[j]));
+            if D == 2 {
+                let e = w[j] - w[i];
+                let nrm = [-e[1], e[0]];
+                let side =
+                    |x: &SVector<f64, D>| nrm[0] * (x[0] - w[i][0]) + nrm[1] * (x[1] - w[i][1]);
+                separated |= facet_separates(&w, side(&SVector::zeros()), &side);
+            } else {
+                for k in j + 1..n {
+                    let (a, b, c) = (sv3(&w[i]), sv3(&w[j]), sv3(&w[k]));
+                    best = best.min(origin_triangle(&a, &b, &c));
+                    let nrm = (b - a).cross(&(c - a));
+                    if nrm.norm() == 0.0 {
+                        continue;
+                    }
+                    let side = |x: &SVector<f64, D>| nrm.dot(&(sv3(x) - a));
+                    separated |= facet_separates(&w, side(&SVector::zeros()), &side);
+                }
+            }
+        }
+    }
+    if separated { best } else { 0.0 }
+}
+
+fn sv3<const D: usize>(x: &SVector<f64, D>) -> SVector<f64, 3> {
+    SVector::<f64, 3>::new(x[0], x[1], x[2])
+}
+
+/// Whether the plane `side(x) = 0` has every point on one side and the origin (at
+/// `origin_side`) strictly on the other.
+fn facet_separates<const D: usize>(
+    w: &[SVector<f64, D>],
+    origin_side: f64,
+    side: &dyn Fn(&SVector<f64, D>) -> f64,
+) -> bool {
+    if origin_side == 0.0 {
+        return false;
+    }
+    let scale = w.iter().map(|x| x.norm()).fold(0.0, f64::max).max(1.0);
+    let tiny = 1e-12 * scale * scale;
+    if origin_side > 0.0 {
+        w.iter().all(|x| side(x) <= tiny) && origin_side > tiny
+    } else {
+        w.iter().all(|x| side(x) >= -tiny) && origin_side < -tiny
+    }
+}
+
+// ---------------------------------------------------------------- result checks
+
+/// The support value `h_S(d) = max_{x∈S} d·x` of a posed shape, in f64 (d need not be unit).
+pub fn support_value<T, R, S, const D: usize>(
+    pose: &Isometry<T, R, D>,
+    s: &S,
+    d: &SVector<f64, D>,
+) -> f64
+where
+    T: Real,
+    R: nalgebra::AbstractRotation<T, D>,
+    S: SupportMap<T, D> + ?Sized,
+{
+    let local = pose.inverse_transform_vector(&v::<T, D>(d));
+    let x = pose.transform_point(&s.support(&local));
+    d.dot(&pback(&x).coords)
+}
+
+/// Checks the invariants every distance answer must satisfy, against the exact distance
+/// `exact` with the accepted error `acc`: bounds bracket the truth, the witnesses are
+/// `distance` apart, lie on their shapes' boundaries along the normal (support values),
+/// and nothing is NaN.
+#[allow(clippy::too_many_arguments)]
+pub fn check_distance<T, R, A, B, const D: usize>(
+    what: &str,
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    d: &Distance<T, D>,
+    exact: f64,
+    acc: f64,
+) where
+    T: Real,
+    R: nalgebra::AbstractRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let got = f(d.distance);
+    let (lo, hi) = (f(d.lower_bound), f(d.upper_bound));
+    let ctx = format!(
+        "{what}: got {got} exact {exact} acc {acc} bounds [{lo}, {hi}] {:?} after {}",
+        d.termination, d.iterations
+    );
+    assert!((got - exact).abs() <= acc, "distance off: {ctx}");
+    assert!(
+        lo <= exact + acc && exact <= hi + acc,
+        "bounds do not bracket: {ctx}"
+    );
+    assert!(
+        lo <= got + acc && got <= hi + acc,
+        "distance outside its bounds: {ctx}"
+    );
+    let (qa, qb) = (pback(&d.point_a), pback(&d.point_b));
+    assert!(
+        ((qb - qa).norm() - got).abs() <= 2.0 * acc,
+        "witnesses {qa} {qb} not `distance` apart: {ctx}"
+    );
+    // Each witness lies in its shape: d·q ≤ h(d) along the normal, the axes and a few
+    // fixed directions (necessary for membership; with the two checks above it pins the
+    // pair down as closest points).
+    let mut dirs: Vec<SVector<f64, D>> = Vec::new();
+    for k in 0..D {
+        let mut e = SVector::<f64, D>::zeros();
+        e[k] = 1.0;
+        dirs.push(e);
+        dirs.push(-e);
+    }
+    let mut rng = Rng(99);
+    for _ in 0..8 {
+        dirs.push(rng.unit());
+    }
+    if let Some(n) = d.normal {
+        let n = back(&n.into_inner());
+        assert!((n.norm() - 1.0).abs() < 1e-3, "normal not unit: {ctx}");
+        if got > 10.0 * acc {
+            let along = (qb - qa) / (qb - qa).norm();
+            assert!(
+                (along - n).norm() < 1e-2,
+                "normal {n} not along b - a {along}: {ctx}"
+            );
+        }
+        dirs.push(n);
+        dirs.push(-n);
+    } else {
+        assert!(got == 0.0, "no normal but distance {got}: {ctx}");
+    }
+    for dir in &dirs {
+        let (ha, hb) = (support_value(pose_a, a, dir), support_value(pose_b, b, dir));
+        assert!(
+            dir.dot(&qa.coords) <= ha + 2.0 * acc,
+            "point_a outside A along {dir}: {ctx}"
+        );
+        assert!(
+            dir.dot(&qb.coords) <= hb + 2.0 * acc,
+            "point_b outside B along {dir}: {ctx}"
+        );
+    }
+}
+
+/// Tolerances for tests: the defaults.
+pub fn tol<T: Real>() -> Tolerances<T> {
+    Tolerances::default()
+}
+
+pub fn dim_ok<const D: usize>()
+where
+    Const<D>: Dim,
+{
+}
+
+/// A pose in `T` and the same pose read back in f64 (so oracles see the rounded input).
+pub type Pose<T, const D: usize> = Isometry<T, nalgebra::Rotation<T, D>, D>;
+
+pub fn random_pose<T: Real, const D: usize>(
+    rng: &mut Rng,
+    spread: f64,
+) -> (Pose<T, D>, Pose<f64, D>) {
+    let m = rotation::<D>(rng);
+    let t: SVector<f64, D> = rng.vector(-spread, spread);
+    let mt = m.map(lit::<T>);
+    let tt = v::<T, D>(&t);
+    let pose_t = Isometry::from_parts(
+        nalgebra::Translation::from(tt),
+        nalgebra::Rotation::from_matrix_unchecked(mt),
+    );
+    let pose_f = Isometry::from_parts(
+        nalgebra::Translation::from(back(&tt)),
+        nalgebra::Rotation::from_matrix_unchecked(mt.map(f::<T>)),
+    );
+    (pose_t, pose_f)
+}
+
+pub fn translation<T: Real, const D: usize>(t: &SVector<f64, D>) -> (Pose<T, D>, Pose<f64, D>) {
+    let tt = v::<T, D>(t);
+    (
+        Isometry::from_parts(
+            nalgebra::Translation::from(tt),
+            nalgebra::Rotation::identity(),
+        ),
+        Isometry::from_parts(
+            nalgebra::Translation::from(back(&tt)),
+            nalgebra::Rotation::identity(),
+        ),
+    )
+}
+
+/// Rounds `x` through `T` and back.
+pub fn round<T: Real>(x: f64) -> f64 {
+    f(lit::<T>(x))
+}
