@@ -43,6 +43,9 @@ pub enum QueryError {
     NonFinitePose,
     /// A support map returned a point with a NaN or infinite coordinate.
     NonFiniteSupport,
+    /// Support points so large that their squared norms overflow the scalar (f64: beyond
+    /// ~1e153, f32: beyond ~1e18; see docs/tolerances.md for fixed-point ranges).
+    OutOfRange,
     /// A tolerance is NaN, negative, or out of its documented range.
     InvalidTolerance {
         /// The field of [`crate::Tolerances`] at fault.
@@ -58,6 +61,12 @@ impl fmt::Display for QueryError {
                 write!(
                     f,
                     "a shape's support point has a NaN or infinite coordinate"
+                )
+            }
+            Self::OutOfRange => {
+                write!(
+                    f,
+                    "support points too large for the scalar type (squared norm overflows)"
                 )
             }
             Self::InvalidTolerance { field } => {

@@ -101,9 +101,7 @@ where
 
     pub(super) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
         let (p, mut from_simplex, full) = self.start();
-        if !all_finite(&p.w) {
-            return Err(QueryError::NonFiniteSupport);
-        }
+        check_range(&p)?;
         let mut out = Outcome {
             v: p.w,
             a: p.a,
@@ -123,9 +121,7 @@ where
             let v = out.v;
             let (pa, pb) = (self.a.core_support(&-v), self.b.core_support(&v));
             let sp = SupportPoint::new(pa, pb);
-            if !all_finite(&sp.w) {
-                return Err(QueryError::NonFiniteSupport);
-            }
+            check_range(&sp)?;
             // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
             let vw = v.dot(&sp.w);
             if vw > T::zero() {
@@ -183,10 +179,24 @@ where
     }
 }
 
+/// A support point must be finite, and so must its squared norm: the loop's dot products
+/// are of that degree (f64: coordinates up to ~1e153, f32: ~1e18).
+fn check_range<T: Real, const D: usize>(p: &SupportPoint<T, D>) -> Result<(), QueryError> {
+    if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
+        return Err(QueryError::NonFiniteSupport);
+    }
+    if !p.w.norm_squared().is_finite() {
+        return Err(QueryError::OutOfRange);
+    }
+    Ok(())
+}
+
 impl<T: Real, const D: usize> Outcome<T, D> {
     /// The distance between the rounded shapes: the cores' minus the radii
     /// (`margin = r_a + r_b`), witness points pushed out by the radii.
-    pub(super) fn rounded(self, radius_a: T, margin: T) -> Distance<T, D> {
+    pub(super) fn rounded(mut self, radius_a: T, margin: T) -> Distance<T, D> {
+        // Rounding can put the plane bound an ulp above ‖v‖; the true value lies between.
+        self.lower = self.lower.min(self.upper);
         let overlap = matches!(
             self.termination,
             Termination::Contained | Termination::Touching
