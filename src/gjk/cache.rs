@@ -83,9 +83,7 @@ where
         }
         let mut s = Simplex::new();
         for p in &pts[..self.len] {
-            if !s.contains(&p.w) {
-                s.push(*p);
-            }
+            s.push_raw(*p);
         }
         s
     }

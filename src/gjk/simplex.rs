@@ -75,10 +75,15 @@ where
     det: <Const<D> as Dim>::Subsets<T>,
     /// The base vertex `p`.
     base: SVector<T, D>,
+    /// `1 / |p|∞²` (floats; 1 for fixed-point): the cached products are stored divided by
+    /// it, so determinants of degree `2D` stay in range (docs/gjk.md §2.2).
+    inv_scale2: T,
     /// The vertices in use.
     bits: u8,
     /// The slot of the newest vertex (meaningful while `bits != 0`).
     last: usize,
+    /// A determinant overflowed (coordinates beyond the scalar's range).
+    overflow: bool,
 }
 
 impl<T: Real, const D: usize> core::fmt::Debug for Simplex<T, D>
@@ -121,14 +126,24 @@ where
             ee: <Const<D> as Dim>::pairs(z),
             det: <Const<D> as Dim>::subsets(z),
             base: SVector::zeros(),
+            inv_scale2: T::one(),
             bits: 0,
             last: 0,
+            overflow: false,
         }
     }
 
     /// Removes every vertex.
     pub fn clear(&mut self) {
         self.bits = 0;
+        self.overflow = false;
+    }
+
+    /// Whether a determinant overflowed since the last [`clear`](Self::clear): the
+    /// vertices are too large for the scalar (Johnson's determinants have degree `2D`).
+    #[must_use]
+    pub(crate) fn overflowed(&self) -> bool {
+        self.overflow
     }
 
     /// The number of vertices.
@@ -169,20 +184,39 @@ where
         };
         if self.bits == 0 {
             self.base = p.w;
+            self.inv_scale2 = T::one();
+            // Every subset's determinants share the factor s^(-2(|X|-1)): Johnson's sign
+            // tests and ratios are unchanged. Fixed-point would lose its digits: no scaling.
+            let m = p.w.amax();
+            if !crate::real::is_fixed::<T>() && m * m > T::default_epsilon() * T::default_epsilon()
+            {
+                self.inv_scale2 = T::one() / (m * m);
+            }
         }
         let e = p.w - self.base;
         self.pts.as_mut()[slot] = p;
         self.e.as_mut()[slot] = e;
-        self.pe.as_mut()[slot] = self.base.dot(&e);
+        self.pe.as_mut()[slot] = self.base.dot(&e) * self.inv_scale2;
         for i in 0..n {
             if self.bits & (1 << i) != 0 || i == slot {
-                let d = self.e.as_ref()[i].dot(&e);
+                let d = self.e.as_ref()[i].dot(&e) * self.inv_scale2;
                 self.ee.as_mut()[i * n + slot] = d;
                 self.ee.as_mut()[slot * n + i] = d;
             }
         }
         self.last = slot;
         self.compute_dets(slot);
+        self.bits |= 1 << slot;
+        true
+    }
+
+    /// Stores a vertex without computing determinants (a warm start: GJK re-solves the
+    /// stored vertices, after checking their range, before it uses them).
+    pub(crate) fn push_raw(&mut self, p: SupportPoint<T, D>) -> bool {
+        let Some(slot) = (0..D + 1).find(|i| self.bits & (1 << i) == 0) else {
+            return false;
+        };
+        self.pts.as_mut()[slot] = p;
         self.bits |= 1 << slot;
         true
     }
@@ -222,6 +256,7 @@ where
                         sum += self.det.as_ref()[rest as usize * n + i] * self.term(i, k, j);
                     }
                 }
+                self.overflow |= !sum.is_finite();
                 self.det.as_mut()[set as usize * n + j] = sum;
             }
         }

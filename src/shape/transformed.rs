@@ -8,11 +8,18 @@ use nalgebra::{Point, SMatrix, SVector};
 /// non-uniform scales and shears (an ellipsoid is a scaled [`Ball`](super::Ball)). The
 /// support map is `s(d) = M·s_inner(Mᵀ·d) + t` (van den Bergen 1999 §2).
 ///
+/// When `M` is a similarity (`MᵀM = s²·I`: rotations, reflections, uniform scales) the
+/// image of a rounded shape is rounded: its core is the image of the core and its radius
+/// `s · r`, so GJK keeps running on the core.
+///
 /// ```
 /// use convex_proximity::shape::{Ball, SupportMap, Transformed};
 /// use nalgebra::{Vector3};
 /// let ellipsoid = Transformed::scaled(Ball::new(1.0), Vector3::new(3.0, 2.0, 1.0));
 /// assert_eq!(ellipsoid.support(&Vector3::new(1.0, 0.0, 0.0)).x, 3.0);
+/// assert_eq!(ellipsoid.radius(), 0.0); // not a similarity: no round part
+/// let bigger = Transformed::scaled(Ball::new(1.0), Vector3::new(2.0, 2.0, 2.0));
+/// assert_eq!(bigger.radius(), 2.0); // a uniform scale keeps the ball a ball
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transformed<S, T: Real, const D: usize> {
@@ -20,6 +27,28 @@ pub struct Transformed<S, T: Real, const D: usize> {
     pub inner: S,
     linear: SMatrix<T, D, D>,
     translation: SVector<T, D>,
+    /// `s` when `M` is a similarity with `MᵀM = s²·I`.
+    similarity: Option<T>,
+}
+
+/// `s` if `MᵀM = s²·I` to within a few ulps per entry (relative to `s²`), else `None`.
+fn similarity_scale<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> Option<T> {
+    let g = m.tr_mul(m);
+    let s2 = g[(0, 0)];
+    if !(s2 > T::zero()) {
+        return None;
+    }
+    // 64 ulps of s²: the rounding of a product of rotation matrix entries.
+    let slack = s2 * T::default_epsilon() * crate::real::lit(64.0);
+    for i in 0..D {
+        for j in 0..D {
+            let want = if i == j { s2 } else { T::zero() };
+            if (g[(i, j)] - want).abs() > slack {
+                return None;
+            }
+        }
+    }
+    Some(crate::real::sqrt0(s2))
 }
 
 impl<S, T: Real, const D: usize> Transformed<S, T, D> {
@@ -46,10 +75,12 @@ impl<S, T: Real, const D: usize> Transformed<S, T, D> {
             return Err(ShapeError::NonFinite { index: 0 });
         }
         check_finite(&translation, 1)?;
+        let similarity = similarity_scale(&linear);
         Ok(Self {
             inner,
             linear,
             translation,
+            similarity,
         })
     }
 
@@ -82,7 +113,24 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transfor
         Point::from(self.linear * local.coords + self.translation)
     }
     #[inline]
+    fn radius(&self) -> T {
+        match self.similarity {
+            Some(s) => s * self.inner.radius(),
+            None => T::zero(),
+        }
+    }
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        if self.similarity.is_none() {
+            return self.support(dir);
+        }
+        let local = self.inner.core_support(&self.linear.tr_mul(dir));
+        Point::from(self.linear * local.coords + self.translation)
+    }
+    #[inline]
     fn center(&self) -> Point<T, D> {
+        // The core's centre: the image of the inner centre (a core point when `M` is a
+        // similarity; the whole shape is the core otherwise).
         Point::from(self.linear * self.inner.center().coords + self.translation)
     }
 }
