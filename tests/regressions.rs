@@ -742,3 +742,65 @@ fn similarity_transform_keeps_the_round_part() {
         0.0
     );
 }
+
+/// Elongated simplices (a flat 1e4 box beside a unit box, f64): Johnson's cofactors
+/// subtract cached products of ~7e7 to get terms of ~0.2, so the barycentric coordinates
+/// lost 7 digits and the point landed 3.8e-5 off along the long edge (reported as
+/// converged). The point is now the Gram–Schmidt projection of the origin.
+#[test]
+fn elongated_simplex_projects_accurately() {
+    let a = Cuboid::new(Vector3::new(9444.562542819336, 4186.689625205353, 0.0));
+    let b = Cuboid::new(Vector3::new(
+        0.3431338284134857,
+        0.2695133062215034,
+        0.21361418995785464,
+    ));
+    let exact: f64 = 9444.905676647788 - 9444.562542819336 - 0.3431338284134857; // 3.8e-11
+    for far in [Vector3::zeros(), Vector3::new(1e6, -2e6, 3e5)] {
+        let pa = Isometry3::translation(far.x, far.y, far.z);
+        let pb = Isometry3::translation(far.x - 9444.905676647788, far.y - 464.0682309847, far.z);
+        let d = query::distance(&pa, &a, &pb, &b, &tol()).unwrap();
+        let acc = 1e-9 * 9444.0;
+        assert!(
+            (d.distance - exact).abs() <= acc
+                && d.lower_bound <= exact + acc
+                && exact <= d.upper_bound + acc,
+            "{d:?}"
+        );
+    }
+    // Rotated: the separating-axis bound proves ≥ 9.61741e-3; GJK had stopped at 9.97e-3.
+    let a = Cuboid::new(Vector3::new(0.0, 9788.862552707751, 1003.6220612446557));
+    let b = Cuboid::new(Vector3::new(0.12155858675156359, 0.0, 0.8302306759645987));
+    let q = UnitQuaternion::new_unchecked(Quaternion::new(
+        0.9999998750000026,
+        0.00023041599555996206,
+        0.0004435646903200796,
+        -1.2602129107048622e-5,
+    ));
+    let pb = Isometry3::from_parts(
+        Translation3::new(0.0, -9788.872552707751, 77.6846450896703),
+        q,
+    );
+    let d = query::distance(&Isometry3::identity(), &a, &pb, &b, &tol()).unwrap();
+    let corners = |pose: &Isometry3<f64>, h: &Vector3<f64>| -> Vec<Point3<f64>> {
+        (0..8)
+            .map(|i| {
+                pose * Point3::new(
+                    if i & 1 == 0 { -h.x } else { h.x },
+                    if i & 2 == 0 { -h.y } else { h.y },
+                    if i & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect()
+    };
+    // A is flat (zero extent), B too; the brute force needs a full-dimensional A − B, which
+    // their sum is (flat along different axes).
+    let exact = polytope_distance(
+        &corners(&Isometry3::identity(), &a.half_extents),
+        &corners(&pb, &b.half_extents),
+    );
+    assert!(
+        (d.distance - exact).abs() <= 1e-9 * 1e4,
+        "{d:?} exact {exact}"
+    );
+}

@@ -278,7 +278,13 @@ where
             .all(|j| self.det.as_ref()[(set | (1 << j)) as usize * n + j] <= T::zero())
     }
 
-    /// `v = p + Σ λᵢ eᵢ` and its witnesses, with `λᵢ = Δᵢ / Σ Δ`.
+    /// The closest point of `aff(set)` to the origin and its witnesses, for a subset that
+    /// passed Johnson's sign test (`Σ Δᵢ > 0`).
+    ///
+    /// Johnson's `λᵢ = Δᵢ / Σ Δ` lose digits on elongated simplices (their cached products
+    /// cancel: a 8000 × 0.4 triangle lost 7), so the point is recomputed as the orthogonal
+    /// projection of the origin, by Gram–Schmidt on the edges from the newest vertex
+    /// ([`project`]); Johnson's coordinates remain the fallback (docs/gjk.md §2.4).
     fn closest_of(&self, set: u8) -> Option<Closest<T, D>> {
         let n = D + 1;
         let det = &self.det.as_ref()[set as usize * n..set as usize * n + n];
@@ -291,22 +297,43 @@ where
         if !(sum > T::zero()) {
             return None;
         }
-        let mut dv = SVector::<T, D>::zeros();
-        let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
+        let pts = self.pts.as_ref();
+        let k = if set & (1 << self.last) != 0 {
+            self.last
+        } else {
+            set.trailing_zeros() as usize
+        };
+        let mut lambda = [T::zero(); N_MAX];
         let mut scale = T::zero();
         for i in 0..n {
             if set & (1 << i) != 0 {
-                // `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`: one rounding fewer (DESIGN.md, fixed-point).
-                let l = det[i] / sum;
-                let p = &self.pts.as_ref()[i];
-                dv += self.e.as_ref()[i] * l;
-                a += p.a.coords * l;
-                b += p.b.coords * l;
-                scale = scale.max(p.w.amax());
+                scale = scale.max(pts[i].w.amax());
+            }
+        }
+        let v = match project(pts, set, k, &mut lambda) {
+            Some(v) => v,
+            None => {
+                // Johnson's coordinates: `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`, one rounding
+                // fewer (DESIGN.md, fixed-point).
+                let mut dv = SVector::<T, D>::zeros();
+                for i in 0..n {
+                    if set & (1 << i) != 0 {
+                        lambda[i] = det[i] / sum;
+                        dv += self.e.as_ref()[i] * lambda[i];
+                    }
+                }
+                self.base + dv
+            }
+        };
+        let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
+        for i in 0..n {
+            if set & (1 << i) != 0 {
+                a += pts[i].a.coords * lambda[i];
+                b += pts[i].b.coords * lambda[i];
             }
         }
         Some(Closest {
-            v: self.base + dv,
+            v,
             a: Point::from(a),
             b: Point::from(b),
             scale,
@@ -433,6 +460,83 @@ where
         }
         closest
     }
+}
+
+/// The orthogonal projection `v` of the origin onto the affine hull of the vertices in
+/// `set`, and its barycentric coordinates (into `lambda`), by classical Gram–Schmidt on
+/// the edges `eⱼ = yⱼ − y_k` without normalisation:
+///
+/// ```text
+/// q̃ⱼ = eⱼ − Σ_{i<j} rᵢⱼ q̃ᵢ,  rᵢⱼ = q̃ᵢ·eⱼ / q̃ᵢ·q̃ᵢ      (edges = Q̃ R, R unit upper)
+/// v = y_k − Σ cᵢ q̃ᵢ,          cᵢ = q̃ᵢ·r / q̃ᵢ·q̃ᵢ      (r: y_k minus the earlier terms)
+/// R μ = −c,  λⱼ = μⱼ,  λ_k = 1 − Σ μⱼ
+/// ```
+///
+/// `v` is then accurate to `ε·‖y‖` however elongated the simplex. `None` (use Johnson's
+/// coordinates) when an edge is dependent on the earlier ones at the scalar's precision,
+/// or a quotient would exceed `1/ε` (it could overflow a fixed-point type).
+fn project<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    set: u8,
+    k: usize,
+    lambda: &mut [T; N_MAX],
+) -> Option<SVector<T, D>> {
+    let eps = T::default_epsilon();
+    let big = T::one() / eps;
+    let div = |num: T, den: T| -> Option<T> {
+        if den > T::zero() && num.abs() <= den * big {
+            Some(num / den)
+        } else {
+            None
+        }
+    };
+    let y_k = pts[k].w;
+    let mut idx = [0usize; N_MAX];
+    let mut q = [SVector::<T, D>::zeros(); N_MAX];
+    let mut qq = [T::zero(); N_MAX];
+    let mut r = [[T::zero(); N_MAX]; N_MAX];
+    let mut m = 0;
+    for (j, p) in pts.iter().enumerate() {
+        if set & (1 << j) == 0 || j == k {
+            continue;
+        }
+        let e = p.w - y_k;
+        let mut qj = e;
+        for i in 0..m {
+            r[i][m] = div(q[i].dot(&e), qq[i])?;
+            qj -= q[i] * r[i][m];
+        }
+        qq[m] = qj.norm_squared();
+        // Dependent edge: what is left of it is rounding.
+        if !(qq[m] > eps * e.norm_squared()) {
+            return None;
+        }
+        q[m] = qj;
+        idx[m] = j;
+        m += 1;
+    }
+    let mut v = y_k;
+    let mut c = [T::zero(); N_MAX];
+    for i in 0..m {
+        c[i] = div(q[i].dot(&v), qq[i])?;
+        v -= q[i] * c[i];
+    }
+    // Back substitution of R μ = −c (R unit upper triangular).
+    let mut mu = [T::zero(); N_MAX];
+    let mut total = T::zero();
+    for i in (0..m).rev() {
+        let mut x = -c[i];
+        for j in i + 1..m {
+            x -= r[i][j] * mu[j];
+        }
+        mu[i] = x;
+        total += x;
+    }
+    lambda[k] = T::one() - total;
+    for i in 0..m {
+        lambda[idx[i]] = mu[i];
+    }
+    Some(v)
 }
 
 /// Solves `m·x = rhs` by Gaussian elimination with partial pivoting; `None` if a pivot is
