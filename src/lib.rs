@@ -33,6 +33,10 @@
 //! assert!((d.distance - 2.0).abs() < 1e-5);
 //! ```
 #![deny(missing_docs)]
+// `!(x > 0)` is deliberate throughout: NaN must fail the test.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+// Simplex loops walk bitmasks over slots that index several parallel arrays.
+#![allow(clippy::needless_range_loop)]
 
 mod dim;
 mod error;
@@ -47,3 +51,8 @@ pub use error::{QueryError, ShapeError};
 pub use gjk::{Distance, Intersection, Termination};
 pub use real::{Real, lit, norm, normalize};
 pub use tolerance::Tolerances;
+
+/// The README's quick start, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,5 +1,7 @@
 //! The hard cases, one function each, with the numerical mechanism that broke (or could
 //! break) them. Scalar-generic cases run for f32, f64 and FixedI40F24.
+// Reproductions keep the exact decimal inputs they were found with.
+#![allow(clippy::excessive_precision)]
 
 mod common;
 use common::*;

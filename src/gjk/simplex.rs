@@ -600,7 +600,8 @@ mod tests {
     /// (vertices, expected closest point, expected number of vertices kept)
     #[test]
     fn closest_point_cases_3d() {
-        let cases: &[(&[(f64, f64, f64)], [f64; 3], usize)] = &[
+        type Case<'a> = (&'a [(f64, f64, f64)], [f64; 3], usize);
+        let cases: &[Case] = &[
             (&[(1.0, 2.0, 3.0)], [1.0, 2.0, 3.0], 1),
             // edge region: origin projects inside the segment
             (&[(1.0, -1.0, 1.0), (1.0, 1.0, 1.0)], [1.0, 0.0, 1.0], 2),

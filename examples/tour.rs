@@ -1,0 +1,264 @@
+//! A tour of convex-proximity on built-in shapes: distance and intersection queries in
+//! f32, f64 and fixed-point, in 2D, 3D and 6D, with the witness points, the bounds GJK
+//! proved, its iteration count and why it stopped; then a warm-started moving pair.
+//!
+//! Run: `cargo run --release --example tour`
+
+use convex_proximity::{
+    Dim, Real, Tolerances,
+    gjk::Cache,
+    lit, query,
+    shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Polytope, Rounded, SupportMap, Transformed},
+};
+use nalgebra::{
+    Const, Isometry, Isometry2, Isometry3, Point, Point2, Point3, Rotation, SVector, Vector2,
+    Vector3,
+};
+
+/// Prints one row: the query's name and every field of its answer (world frame).
+fn row<T, R, const D: usize>(
+    name: &str,
+    pose_a: &Isometry<T, R, D>,
+    a: &dyn SupportMap<T, D>,
+    pose_b: &Isometry<T, R, D>,
+    b: &dyn SupportMap<T, D>,
+) where
+    T: Real + std::fmt::Display,
+    R: nalgebra::AbstractRotation<T, D>,
+    Const<D>: Dim,
+{
+    let tol = Tolerances::<T>::default();
+    let hit = query::intersects(pose_a, a, pose_b, b, &tol);
+    match query::distance(pose_a, a, pose_b, b, &tol) {
+        Ok(d) => {
+            let pt = |p: &Point<T, D>| {
+                p.iter()
+                    .map(|x| format!("{x:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "{name:<34} {:>12.6} [{:.6}, {:.6}] {:>3} {:<15} {:<5} a=({}) b=({})",
+                d.distance,
+                d.lower_bound,
+                d.upper_bound,
+                d.iterations,
+                format!("{:?}", d.termination),
+                hit.map(|h| h.to_string()).unwrap_or_else(|e| e.to_string()),
+                pt(&d.point_a),
+                pt(&d.point_b),
+            );
+        }
+        Err(e) => println!("{name:<34} error: {e}"),
+    }
+}
+
+fn header(title: &str) {
+    println!("\n== {title}");
+    println!(
+        "{:<34} {:>12} {:<26} {:>3} {:<15} {:<5} witnesses (world frame)",
+        "query", "distance", "[lower, upper]", "it", "termination", "hits"
+    );
+}
+
+/// The same 3D scene in any scalar.
+fn scene_3d<T: Real + std::fmt::Display>() {
+    let h = |x: f64| lit::<T>(x);
+    let id = Isometry3::<T>::identity();
+    let cube = Cuboid::new(Vector3::new(h(0.5), h(0.5), h(0.5)));
+    let ball = Ball::new(h(0.25));
+    let capsule = Capsule::new(
+        Point3::new(h(-0.4), h(0.0), h(0.0)),
+        Point3::new(h(0.4), h(0.0), h(0.0)),
+        h(0.1),
+    );
+    let cone = Cone::new(h(0.4), h(0.3));
+    let cylinder = Cylinder::new(h(0.4), h(0.3));
+    let hull = Polytope::try_new(
+        (0..24)
+            .map(|i| {
+                let (t, z) = (i as f64 * 2.399963, 1.0 - 2.0 * (i as f64 + 0.5) / 24.0);
+                let r = (1.0 - z * z).sqrt() * 0.45;
+                Point3::new(h(r * t.cos()), h(z * 0.45), h(r * t.sin()))
+            })
+            .collect(),
+    )
+    .expect("finite points");
+    let rounded_box = Rounded::new(Cuboid::new(Vector3::new(h(0.3), h(0.2), h(0.1))), h(0.05));
+    let ellipsoid = Transformed::scaled(Ball::new(h(1.0)), Vector3::new(h(0.5), h(0.2), h(0.3)));
+    let at = |x: f64, y: f64, z: f64, ang: f64| {
+        Isometry3::new(
+            Vector3::new(h(x), h(y), h(z)),
+            Vector3::new(h(0.0), h(ang), h(ang * 0.5)),
+        )
+    };
+    row(
+        "cube - ball (separated)",
+        &id,
+        &cube,
+        &at(1.2, 0.3, 0.0, 0.0),
+        &ball,
+    );
+    row(
+        "cube - cube (rotated, apart)",
+        &id,
+        &cube,
+        &at(1.6, 0.2, 0.1, 0.6),
+        &cube,
+    );
+    row(
+        "cube - cube (overlapping)",
+        &id,
+        &cube,
+        &at(0.6, 0.2, 0.1, 0.6),
+        &cube,
+    );
+    row(
+        "cube - cube (touching faces)",
+        &id,
+        &cube,
+        &at(1.0, 0.0, 0.0, 0.0),
+        &cube,
+    );
+    row(
+        "capsule - capsule (crossed)",
+        &id,
+        &capsule,
+        &at(0.0, 0.35, 0.0, std::f64::consts::FRAC_PI_2),
+        &capsule,
+    );
+    row(
+        "cone - cylinder",
+        &id,
+        &cone,
+        &at(0.9, 0.1, 0.0, 0.3),
+        &cylinder,
+    );
+    row(
+        "hull24 - rounded box",
+        &id,
+        &hull,
+        &at(0.2, 0.95, 0.0, 0.4),
+        &rounded_box,
+    );
+    row(
+        "ellipsoid - hull24",
+        &id,
+        &ellipsoid,
+        &at(1.1, 0.0, 0.2, 0.9),
+        &hull,
+    );
+}
+
+/// The same 2D scene in any scalar.
+fn scene_2d<T: Real + std::fmt::Display>() {
+    let h = |x: f64| lit::<T>(x);
+    let id = Isometry2::<T>::identity();
+    let square = Cuboid::new(Vector2::new(h(0.5), h(0.5)));
+    let disc = Ball::new(h(0.3));
+    let stadium = Capsule::new(
+        Point2::new(h(-0.5), h(0.0)),
+        Point2::new(h(0.5), h(0.0)),
+        h(0.2),
+    );
+    let triangle = Polytope::try_new(vec![
+        Point2::new(h(0.0), h(0.6)),
+        Point2::new(h(-0.5), h(-0.3)),
+        Point2::new(h(0.5), h(-0.3)),
+    ])
+    .expect("finite points");
+    let at = |x: f64, y: f64, ang: f64| Isometry2::new(Vector2::new(h(x), h(y)), h(ang));
+    row("square - disc", &id, &square, &at(1.0, 0.4, 0.0), &disc);
+    row(
+        "square - triangle (rotated)",
+        &id,
+        &square,
+        &at(0.2, 1.05, 0.7),
+        &triangle,
+    );
+    row(
+        "stadium - stadium (crossed)",
+        &id,
+        &stadium,
+        &at(0.0, 0.1, std::f64::consts::FRAC_PI_2),
+        &stadium,
+    );
+    row(
+        "triangle - disc (overlap)",
+        &id,
+        &triangle,
+        &at(0.1, 0.1, 0.0),
+        &disc,
+    );
+}
+
+/// GJK in 6D: a hypercube and a ball.
+fn scene_6d() {
+    let cube = Cuboid::new(SVector::<f64, 6>::repeat(0.5));
+    let ball = Ball::new(0.25);
+    let id = Isometry::<f64, Rotation<f64, 6>, 6>::identity();
+    let mut t = SVector::<f64, 6>::zeros();
+    t[0] = 1.0;
+    t[5] = 0.9;
+    let pose = Isometry::from_parts(t.into(), Rotation::identity());
+    row("6D hypercube - ball", &id, &cube, &pose, &ball);
+}
+
+/// A pair of 1000-vertex hulls moving by small steps: cold queries against warm starts.
+fn warm_start() {
+    let n = 1000;
+    let pts = |r: f64| -> Vec<Point3<f64>> {
+        (0..n)
+            .map(|i| {
+                let (t, z) = (i as f64 * 2.399963, 1.0 - 2.0 * (i as f64 + 0.5) / n as f64);
+                let s = (1.0 - z * z).sqrt() * r;
+                Point3::new(s * t.cos(), z * r, s * t.sin())
+            })
+            .collect()
+    };
+    let (a, b) = (
+        Polytope::try_new(pts(1.0)).expect("finite"),
+        Polytope::try_new(pts(0.8)).expect("finite"),
+    );
+    let tol = Tolerances::default();
+    let mut cache = Cache::new();
+    let (mut cold, mut warm, mut worst) = (0u32, 0u32, 0.0f64);
+    let steps = 200;
+    for k in 0..steps {
+        let s = k as f64 / steps as f64;
+        let pose_b = Isometry3::new(
+            Vector3::new(2.5 - 0.6 * s, 0.3 * s, 0.1),
+            Vector3::new(0.0, 0.5 * s, 0.2),
+        );
+        let c =
+            query::distance(&Isometry3::identity(), &a, &pose_b, &b, &tol).expect("valid input");
+        let w =
+            query::distance_with_cache(&Isometry3::identity(), &a, &pose_b, &b, &tol, &mut cache)
+                .expect("valid input");
+        cold += c.iterations;
+        warm += w.iterations;
+        worst = worst.max((c.distance - w.distance).abs());
+    }
+    println!("\n== warm start: two 1000-vertex hulls, {steps} small steps (f64, 3D)");
+    println!(
+        "   support evaluations: cold {cold}, warm {warm}; largest |cold - warm| distance {worst:.2e}"
+    );
+}
+
+fn main() {
+    header("3D, f64");
+    scene_3d::<f64>();
+    header("3D, f32");
+    scene_3d::<f32>();
+    header("3D, fixed-point I40F24");
+    scene_3d::<simba::scalar::FixedI40F24>();
+    header("2D, f64");
+    scene_2d::<f64>();
+    header("2D, f32");
+    scene_2d::<f32>();
+    header("2D, fixed-point I40F24");
+    scene_2d::<simba::scalar::FixedI40F24>();
+    header("6D, f64");
+    scene_6d();
+    warm_start();
+}
