@@ -39,6 +39,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod dim;
+pub mod epa;
 mod error;
 pub mod gjk;
 pub mod query;

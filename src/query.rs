@@ -4,13 +4,14 @@
 //! digits of pairs far from the world origin, then maps its results to the world frame.
 
 use crate::{
-    QueryError, Real, Tolerances,
+    QueryError, Real, Termination, Tolerances,
     dim::Dim,
-    gjk::{self, Cache, Distance, Simplex},
-    real::all_finite,
+    epa::{self, ContactDim, Workspace},
+    gjk::{self, Cache, Distance, Mode, Run, Simplex},
+    real::{all_finite, normalize},
     shape::SupportMap,
 };
-use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector};
+use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector, Unit};
 
 /// Shape `S` placed in another frame by `pose` (B in A's frame).
 struct Placed<'a, S: ?Sized, T: Real, R, const D: usize> {
@@ -233,4 +234,131 @@ where
     let hit = gjk::intersects(a, &placed, tol, &mut simplex)?;
     cache.store(&simplex, &rel);
     Ok(hit.intersects)
+}
+
+/// The signed distance between two shapes: positive apart, negative overlapping (minus the
+/// penetration depth), with the contact normal and the points on each shape, in the world
+/// frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact<T: Real, const D: usize> {
+    /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
+    pub separation: T,
+    /// The unit direction from A to B: moving B by `−separation` along it makes the shapes
+    /// touch. Continuous across `separation = 0`.
+    pub normal: Unit<SVector<T, D>>,
+    /// The point of A farthest along `normal` (on A's boundary).
+    pub point_a: Point<T, D>,
+    /// The point of B farthest along `−normal`; `point_b − point_a = separation · normal`.
+    pub point_b: Point<T, D>,
+    /// A proven lower bound of `separation`.
+    pub lower_bound: T,
+    /// A proven upper bound of `separation`.
+    pub upper_bound: T,
+    /// Support evaluations of GJK and EPA together.
+    pub iterations: u32,
+    /// Why the last algorithm run (GJK if apart, EPA if the cores overlap) stopped.
+    pub termination: Termination,
+}
+
+/// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK first;
+/// apart → the distance; cores overlapping → EPA's penetration depth, negated. Rounded
+/// shapes run on their cores, so shallow contacts of balls and capsules never need EPA.
+///
+/// Works in 2D and 3D (`Const<D>: ContactDim`), for f32, f64 and fixed-point.
+///
+/// # Errors
+/// As [`distance`].
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
+/// let tol = Tolerances::default();
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let c = query::contact(&Isometry3::identity(), &cube, &Isometry3::translation(1.5, 0.0, 0.0), &cube, &tol).unwrap();
+/// assert!((c.separation + 0.5f64).abs() < 1e-12 && (c.normal.x - 1.0).abs() < 1e-12);
+/// let c = query::contact(&Isometry2::identity(), &Cuboid::new(Vector2::new(1.0f32, 1.0)),
+///                        &Isometry2::translation(0.0, 1.2), &Ball::new(0.5f32), &Default::default()).unwrap();
+/// assert!((c.separation + 0.3).abs() < 1e-5);
+/// ```
+pub fn contact<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    contact_with_workspace(pose_a, a, pose_b, b, tol, &mut Workspace::new())
+}
+
+/// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
+/// to the largest polytope seen.
+///
+/// # Errors
+/// As [`distance`].
+pub fn contact_with_workspace<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    workspace: &mut Workspace<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    tol.validate()?;
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed {
+        shape: b,
+        pose: &rel,
+    };
+    let (ra, rb) = (a.radius(), placed.radius());
+    let margin = ra + rb;
+    let mut simplex = Simplex::new();
+    let core = Run::new(a, &placed, tol, &mut simplex, Mode::Distance).go()?;
+    let c = match normalize(&-core.v).filter(|_| !core.cores_meet()) {
+        // Cores apart: GJK's answer, minus the radii (negative when the round parts overlap).
+        Some(n) => Contact {
+            separation: core.upper - margin,
+            normal: n,
+            point_a: core.a + n.into_inner() * ra,
+            point_b: core.b - n.into_inner() * rb,
+            lower_bound: core.lower.min(core.upper) - margin,
+            upper_bound: core.upper - margin,
+            iterations: core.iterations,
+            termination: core.termination,
+        },
+        // Cores meet: EPA's depth, plus the radii.
+        None => {
+            let p = epa::penetration(a, &placed, &simplex, tol, workspace)?;
+            let n = p.normal.into_inner();
+            Contact {
+                separation: -(p.depth + margin),
+                normal: p.normal,
+                point_a: p.point_a + n * ra,
+                point_b: p.point_b - n * rb,
+                lower_bound: -(p.upper_bound + margin),
+                upper_bound: -(p.lower_bound + margin),
+                iterations: core.iterations + p.iterations,
+                termination: p.termination,
+            }
+        }
+    };
+    Ok(Contact {
+        point_a: pose_a.transform_point(&c.point_a),
+        point_b: pose_a.transform_point(&c.point_b),
+        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&c.normal)),
+        ..c
+    })
 }

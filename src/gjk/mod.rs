@@ -15,7 +15,7 @@ pub use simplex::{Simplex, SupportPoint};
 
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 use nalgebra::{Const, Point, SVector, Unit};
-use run::{Mode, Run};
+pub(crate) use run::{Mode, Run, check_range, coordinate_limit};
 
 /// Why an iterative algorithm stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

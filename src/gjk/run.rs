@@ -15,7 +15,7 @@ use nalgebra::{Const, Point, SVector};
 
 /// What the loop is for.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Mode<T> {
+pub(crate) enum Mode<T> {
     /// Run to convergence.
     Distance,
     /// Stop as soon as the core distance is proved above or below `margin`.
@@ -23,7 +23,7 @@ pub(super) enum Mode<T> {
 }
 
 /// One GJK run on the cores of `a` and `b`.
-pub(super) struct Run<'r, T: Real, const D: usize, A: ?Sized, B: ?Sized>
+pub(crate) struct Run<'r, T: Real, const D: usize, A: ?Sized, B: ?Sized>
 where
     Const<D>: Dim,
 {
@@ -36,17 +36,28 @@ where
 
 /// The loop's result, on the cores.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Outcome<T: Real, const D: usize> {
+pub(crate) struct Outcome<T: Real, const D: usize> {
     /// The closest point of the cores' `A − B` found, with its witnesses.
-    v: SVector<T, D>,
-    a: Point<T, D>,
-    b: Point<T, D>,
+    pub(crate) v: SVector<T, D>,
+    pub(crate) a: Point<T, D>,
+    pub(crate) b: Point<T, D>,
     /// `‖v‖`, the upper bound of the core distance.
-    upper: T,
+    pub(crate) upper: T,
     /// The best separating-plane bound.
-    lower: T,
-    iterations: u32,
-    termination: Termination,
+    pub(crate) lower: T,
+    pub(crate) iterations: u32,
+    pub(crate) termination: Termination,
+}
+
+impl<T: Real, const D: usize> Outcome<T, D> {
+    /// Whether the cores touch or overlap (the origin is in, or within the touching band
+    /// of, their `A − B`).
+    pub(crate) fn cores_meet(&self) -> bool {
+        matches!(
+            self.termination,
+            Termination::Contained | Termination::Touching
+        )
+    }
 }
 
 impl<'r, T: Real, const D: usize, A, B> Run<'r, T, D, A, B>
@@ -55,7 +66,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    pub(super) fn new(
+    pub(crate) fn new(
         a: &'r A,
         b: &'r B,
         tol: &'r Tolerances<T>,
@@ -105,7 +116,7 @@ where
         Ok((p, false, false))
     }
 
-    pub(super) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
+    pub(crate) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
         let limit = coordinate_limit::<T, D>();
         let (p, mut from_simplex, full) = self.start(limit)?;
         let mut out = Outcome {
@@ -195,7 +206,7 @@ where
 
 /// A support point must be finite and within `limit` (fixed-point; see
 /// [`coordinate_limit`]); floats detect overflow as a non-finite result instead.
-fn check_range<T: Real, const D: usize>(
+pub(crate) fn check_range<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     limit: Option<T>,
 ) -> Result<(), QueryError> {

@@ -1,0 +1,258 @@
+//! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
+//! until that edge lies on the boundary (seed 002; docs/epa.md §2).
+
+use super::{ContactDim, Penetration, any_axis, support, touching};
+use crate::{
+    QueryError, Real, Termination, Tolerances,
+    gjk::{Simplex, SupportPoint, coordinate_limit},
+    real::normalize,
+    shape::SupportMap,
+};
+use nalgebra::{Const, Point, Unit, Vector2};
+
+/// The polygon's vertices, counter-clockwise; reused between queries.
+#[derive(Clone, Debug)]
+pub struct Polygon2<T: Real> {
+    verts: Vec<SupportPoint<T, 2>>,
+}
+
+impl<T: Real> Default for Polygon2<T> {
+    fn default() -> Self {
+        Self { verts: Vec::new() }
+    }
+}
+
+impl<T: Real> ContactDim<T, 2> for Const<2> {
+    type Storage = Polygon2<T>;
+
+    fn penetration<A, B>(
+        a: &A,
+        b: &B,
+        simplex: &Simplex<T, 2>,
+        tol: &Tolerances<T>,
+        storage: &mut Polygon2<T>,
+    ) -> Result<Penetration<T, 2>, QueryError>
+    where
+        A: SupportMap<T, 2> + ?Sized,
+        B: SupportMap<T, 2> + ?Sized,
+    {
+        storage.run(a, b, simplex, tol)
+    }
+}
+
+/// `(ê, d)`: the outward unit normal of edge `p → q` of a counter-clockwise polygon and
+/// the origin's distance behind it, or `None` for a zero-length edge.
+#[inline]
+fn edge<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> Option<(Unit<Vector2<T>>, T)> {
+    let e = q - p;
+    let n = normalize(&Vector2::new(e.y, -e.x))?;
+    let d = n.dot(p);
+    Some((n, d))
+}
+
+/// Twice the signed area of the polygon (positive: counter-clockwise).
+fn area2<T: Real>(v: &[SupportPoint<T, 2>]) -> T {
+    let mut s = T::zero();
+    for i in 0..v.len() {
+        let (p, q) = (&v[i].w, &v[(i + 1) % v.len()].w);
+        s += p.x * q.y - p.y * q.x;
+    }
+    s
+}
+
+impl<T: Real> Polygon2<T> {
+    fn run<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        simplex: &Simplex<T, 2>,
+        tol: &Tolerances<T>,
+    ) -> Result<Penetration<T, 2>, QueryError>
+    where
+        A: SupportMap<T, 2> + ?Sized,
+        B: SupportMap<T, 2> + ?Sized,
+    {
+        let limit = coordinate_limit::<T, 2>();
+        let mut iterations = 0;
+        self.verts.clear();
+        self.verts.extend(simplex.points().copied());
+        // A flat triangle is handled as its longest edge.
+        if self.verts.len() == 3 && area2(&self.verts) == T::zero() {
+            let len = |i: usize, j: usize| (self.verts[i].w - self.verts[j].w).norm_squared();
+            let drop = if len(0, 1) >= len(1, 2).max(len(0, 2)) {
+                2
+            } else if len(1, 2) >= len(0, 2) {
+                0
+            } else {
+                1
+            };
+            self.verts.remove(drop);
+        }
+        match self.verts.len() {
+            0 => return Err(QueryError::NonFiniteSupport),
+            1 => {
+                // The origin is (within the touching band) the vertex itself.
+                let p = self.verts[0];
+                return Ok(touching(&p, normalize(&p.w).unwrap_or_else(any_axis), 0));
+            }
+            2 => {
+                // A segment through the origin: supports along both perpendiculars.
+                let (p0, p1) = (self.verts[0], self.verts[1]);
+                let e = p1.w - p0.w;
+                let Some(n) = normalize(&Vector2::new(-e.y, e.x)) else {
+                    return Ok(touching(&p0, normalize(&p0.w).unwrap_or_else(any_axis), 0));
+                };
+                let (wl, wr) = (
+                    support(a, b, &n, limit)?,
+                    support(a, b, &-n.into_inner(), limit)?,
+                );
+                iterations = 2;
+                let scale = p0.w.amax().max(p1.w.amax());
+                let flat = tol.gjk_touching * scale;
+                // No extent on one side: the origin is on the boundary, which faces that way.
+                if n.dot(&(wl.w - p0.w)) <= flat {
+                    return Ok(touching(&wl, n, iterations));
+                }
+                if -n.dot(&(wr.w - p0.w)) <= flat {
+                    return Ok(touching(&wr, -n, iterations));
+                }
+                self.verts.clear();
+                self.verts.extend([p0, wr, p1, wl]);
+            }
+            _ => {}
+        }
+        if area2(&self.verts) < T::zero() {
+            self.verts.reverse();
+        }
+        self.expand(a, b, tol, limit, iterations)
+    }
+
+    /// The expansion loop.
+    fn expand<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        tol: &Tolerances<T>,
+        limit: Option<T>,
+        mut iterations: u32,
+    ) -> Result<Penetration<T, 2>, QueryError>
+    where
+        A: SupportMap<T, 2> + ?Sized,
+        B: SupportMap<T, 2> + ?Sized,
+    {
+        let mut upper: Option<T> = None;
+        loop {
+            let Some((i, n, dist)) = self.closest_edge() else {
+                return Ok(self.finish(
+                    0,
+                    any_axis(),
+                    T::zero(),
+                    upper,
+                    iterations,
+                    Termination::Degenerate,
+                ));
+            };
+            let lower = dist.max(T::zero());
+            if iterations >= tol.epa_max_iterations {
+                return Ok(self.finish(i, n, lower, upper, iterations, Termination::MaxIterations));
+            }
+            let w = support(a, b, &n, limit)?;
+            iterations += 1;
+            let wd = n.dot(&w.w);
+            let up = upper.map_or(wd, |u| u.min(wd));
+            upper = Some(up);
+            let scale = self.verts.iter().fold(w.w.amax(), |m, p| m.max(p.w.amax()));
+            if up - lower <= tol.epa_rel * up + tol.gjk_touching * scale {
+                return Ok(self.finish(i, n, lower, upper, iterations, Termination::Converged));
+            }
+            let j = (i + 1) % self.verts.len();
+            if w.w == self.verts[i].w || w.w == self.verts[j].w {
+                return Ok(self.finish(
+                    i,
+                    n,
+                    lower,
+                    upper,
+                    iterations,
+                    Termination::RepeatedSupport,
+                ));
+            }
+            if !self.insert(i, w) {
+                return Ok(self.finish(i, n, lower, upper, iterations, Termination::Degenerate));
+            }
+        }
+    }
+
+    /// The edge nearest the origin: `(index of its first vertex, normal, distance)`.
+    fn closest_edge(&self) -> Option<(usize, Unit<Vector2<T>>, T)> {
+        let n = self.verts.len();
+        let mut best: Option<(usize, Unit<Vector2<T>>, T)> = None;
+        for i in 0..n {
+            if let Some((nrm, d)) = edge(&self.verts[i].w, &self.verts[(i + 1) % n].w)
+                && best.as_ref().is_none_or(|(_, _, bd)| d < *bd)
+            {
+                best = Some((i, nrm, d));
+            }
+        }
+        best
+    }
+
+    /// Inserts `w` beyond edge `i`, removing the chain of edges that see it so the polygon
+    /// stays convex. `false` if `w` sees every edge (the origin is not inside).
+    fn insert(&mut self, i: usize, w: SupportPoint<T, 2>) -> bool {
+        let n = self.verts.len();
+        let sees = |k: usize| {
+            let (p, q) = (&self.verts[k % n].w, &self.verts[(k + 1) % n].w);
+            edge(p, q).is_none_or(|(nrm, _)| nrm.dot(&(w.w - p)) > T::zero())
+        };
+        // The visible edges form one chain [lo, hi] (mod n) containing i.
+        let (mut lo, mut hi) = (i + n, i + n);
+        while hi - lo + 1 < n && sees(lo - 1) {
+            lo -= 1;
+        }
+        while hi - lo + 1 < n && sees(hi + 1) {
+            hi += 1;
+        }
+        if hi - lo + 1 >= n {
+            return false;
+        }
+        // Vertices lo+1 ..= hi lie inside the chain: rotate so that lo+1 comes first and
+        // lo last, drop the chain's vertices, and append w after lo (no allocation).
+        self.verts.rotate_left((lo + 1) % n);
+        self.verts.drain(..hi - lo);
+        self.verts.push(w);
+        true
+    }
+
+    /// The result on edge `i` with normal `n` at distance `lower`.
+    fn finish(
+        &self,
+        i: usize,
+        n: Unit<Vector2<T>>,
+        lower: T,
+        upper: Option<T>,
+        iterations: u32,
+        termination: Termination,
+    ) -> Penetration<T, 2> {
+        let m = self.verts.len();
+        let (p, q) = (&self.verts[i % m], &self.verts[(i + 1) % m]);
+        // The origin's projection onto the edge: p + t (q − p).
+        let e = q.w - p.w;
+        let ee = e.norm_squared();
+        let t = if ee > T::zero() {
+            (-p.w.dot(&e) / ee).max(T::zero()).min(T::one())
+        } else {
+            T::zero()
+        };
+        let lerp = |x: &Point<T, 2>, y: &Point<T, 2>| x + (y - x) * t;
+        Penetration {
+            depth: lower,
+            normal: n,
+            point_a: lerp(&p.a, &q.a),
+            point_b: lerp(&p.b, &q.b),
+            lower_bound: lower,
+            upper_bound: upper.unwrap_or(lower).max(lower),
+            iterations,
+            termination,
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! 3D EPA: a polytope of triangles inside `A − B`, faces in a binary heap by distance,
+//! adjacency links, expansion by the silhouette (horizon) seen from each new support point
+//! (van den Bergen 2001; SOLID 3's `penDepth`, seed 000; docs/epa.md §3).
+
+use super::{ContactDim, Penetration, any_axis, support, touching};
+use crate::{
+    QueryError, Real, Termination, Tolerances,
+    gjk::{Simplex, SupportPoint, coordinate_limit},
+    real::{lit, normalize},
+    shape::SupportMap,
+};
+use core::cmp::Ordering;
+use nalgebra::{Const, Point3, Unit, Vector3};
+use std::collections::BinaryHeap;
+
+/// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
+/// across edge `v[k] → v[k+1]` and that face's index of the same edge.
+#[derive(Clone, Debug)]
+struct Face<T: Real> {
+    v: [u32; 3],
+    adj: [(u32, u8); 3],
+    /// Outward unit normal (zero for a degenerate triangle).
+    n: Vector3<T>,
+    /// Distance of the face's plane from the origin.
+    dist: T,
+    live: bool,
+}
+
+/// A heap entry: faces ordered by distance, nearest first.
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    dist: T,
+    face: u32,
+}
+
+impl<T: PartialOrd> PartialEq for Entry<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl<T: PartialOrd> Eq for Entry<T> {}
+impl<T: PartialOrd> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<T: PartialOrd> Ord for Entry<T> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Reversed: BinaryHeap is a max-heap. Ties by index, for determinism.
+        o.dist
+            .partial_cmp(&self.dist)
+            .unwrap_or(Ordering::Equal)
+            .then(o.face.cmp(&self.face))
+    }
+}
+
+/// The expanding polytope; reused between queries.
+#[derive(Clone, Debug)]
+pub struct Polytope3<T: Real> {
+    verts: Vec<SupportPoint<T, 3>>,
+    faces: Vec<Face<T>>,
+    heap: BinaryHeap<Entry<T>>,
+    horizon: Vec<(u32, u8)>,
+    stack: Vec<(u32, u8)>,
+    fresh: Vec<u32>,
+}
+
+impl<T: Real> Default for Polytope3<T> {
+    fn default() -> Self {
+        Self {
+            verts: Vec::new(),
+            faces: Vec::new(),
+            heap: BinaryHeap::new(),
+            horizon: Vec::new(),
+            stack: Vec::new(),
+            fresh: Vec::new(),
+        }
+    }
+}
+
+impl<T: Real> ContactDim<T, 3> for Const<3> {
+    type Storage = Polytope3<T>;
+
+    fn penetration<A, B>(
+        a: &A,
+        b: &B,
+        simplex: &Simplex<T, 3>,
+        tol: &Tolerances<T>,
+        storage: &mut Polytope3<T>,
+    ) -> Result<Penetration<T, 3>, QueryError>
+    where
+        A: SupportMap<T, 3> + ?Sized,
+        B: SupportMap<T, 3> + ?Sized,
+    {
+        storage.run(a, b, simplex, tol)
+    }
+}
+
+/// How `init` ended: an expandable polytope, or already an answer.
+enum Start<T: Real> {
+    Polytope(u32),
+    Done(Penetration<T, 3>),
+}
+
+impl<T: Real> Polytope3<T> {
+    fn run<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        simplex: &Simplex<T, 3>,
+        tol: &Tolerances<T>,
+    ) -> Result<Penetration<T, 3>, QueryError>
+    where
+        A: SupportMap<T, 3> + ?Sized,
+        B: SupportMap<T, 3> + ?Sized,
+    {
+        let limit = coordinate_limit::<T, 3>();
+        match self.init(a, b, simplex, tol, limit)? {
+            Start::Done(p) => Ok(p),
+            Start::Polytope(iterations) => self.expand(a, b, tol, limit, iterations),
+        }
+    }
+
+    /// The initial polytope from GJK's simplex (docs/epa.md §3.1): a tetrahedron as is; a
+    /// triangle with supports along ± its normal (two tetrahedra); a segment with three
+    /// supports at 120° around it (a triangular bipyramid); a point is a touching contact.
+    fn init<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        simplex: &Simplex<T, 3>,
+        tol: &Tolerances<T>,
+        limit: Option<T>,
+    ) -> Result<Start<T>, QueryError>
+    where
+        A: SupportMap<T, 3> + ?Sized,
+        B: SupportMap<T, 3> + ?Sized,
+    {
+        self.verts.clear();
+        self.faces.clear();
+        self.heap.clear();
+        self.verts.extend(simplex.points().copied());
+        let scale = self.verts.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+        let flat = tol.gjk_touching * scale;
+        let mut iterations = 0;
+        // Drop a flat tetrahedron's or triangle's redundant vertex: work one size down.
+        if self.verts.len() == 4 {
+            let [p, q, r, s] = [0, 1, 2, 3].map(|i| self.verts[i].w);
+            if (q - p).cross(&(r - p)).dot(&(s - p)) == T::zero() {
+                self.verts.pop();
+            }
+        }
+        if self.verts.len() == 3 {
+            let [p, q, r] = [0, 1, 2].map(|i| self.verts[i].w);
+            if normalize(&(q - p).cross(&(r - p))).is_none() {
+                self.verts.pop();
+            }
+        }
+        match self.verts.len() {
+            0 => return Err(QueryError::NonFiniteSupport),
+            1 => {
+                let p = self.verts[0];
+                return Ok(Start::Done(touching(
+                    &p,
+                    normalize(&p.w).unwrap_or_else(any_axis),
+                    0,
+                )));
+            }
+            2 => {
+                let (p0, p1) = (self.verts[0], self.verts[1]);
+                let Some(d) = normalize(&(p1.w - p0.w)) else {
+                    return Ok(Start::Done(touching(
+                        &p0,
+                        normalize(&p0.w).unwrap_or_else(any_axis),
+                        0,
+                    )));
+                };
+                // An orthonormal pair around the segment.
+                let k = d.iamin();
+                let mut e = Vector3::zeros();
+                e[k] = T::one();
+                let u = normalize(&d.cross(&e))
+                    .unwrap_or_else(any_axis)
+                    .into_inner();
+                let v = d.cross(&u);
+                let (c, s) = (lit::<T>(-0.5), lit::<T>(0.866_025_403_784_438_6));
+                for dir in [u, u * c + v * s, u * c - v * s] {
+                    let w = support(a, b, &dir, limit)?;
+                    iterations += 1;
+                    // No extent across the segment that way: the origin is on the boundary.
+                    if dir.dot(&(w.w - p0.w)) <= flat {
+                        return Ok(Start::Done(touching(
+                            &w,
+                            Unit::new_unchecked(dir),
+                            iterations,
+                        )));
+                    }
+                    self.verts.push(w);
+                }
+                // Apexes 0, 1; equator 2, 3, 4.
+                for f in [
+                    [0, 2, 3],
+                    [0, 3, 4],
+                    [0, 4, 2],
+                    [1, 2, 3],
+                    [1, 3, 4],
+                    [1, 4, 2],
+                ] {
+                    self.add_face(f);
+                }
+            }
+            3 => {
+                let [p, q, r] = [0, 1, 2].map(|i| self.verts[i].w);
+                let n = normalize(&(q - p).cross(&(r - p))).expect("checked above");
+                for dir in [n, -n] {
+                    let w = support(a, b, &dir, limit)?;
+                    iterations += 1;
+                    if dir.dot(&(w.w - p)) <= flat {
+                        return Ok(Start::Done(touching(&w, dir, iterations)));
+                    }
+                    self.verts.push(w);
+                }
+                for f in [
+                    [0, 1, 3],
+                    [1, 2, 3],
+                    [2, 0, 3],
+                    [0, 1, 4],
+                    [1, 2, 4],
+                    [2, 0, 4],
+                ] {
+                    self.add_face(f);
+                }
+            }
+            _ => {
+                for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
+                    self.add_face(f);
+                }
+            }
+        }
+        self.orient_and_link();
+        // The origin must be inside (within the touching band); otherwise the contact is
+        // a touching one across the face it is outside of.
+        if let Some(f) = self
+            .faces
+            .iter()
+            .filter(|f| f.dist < -flat)
+            .min_by(|x, y| x.dist.partial_cmp(&y.dist).unwrap_or(Ordering::Equal))
+        {
+            let p = self.verts[f.v[0] as usize];
+            return Ok(Start::Done(touching(
+                &p,
+                Unit::new_unchecked(f.n),
+                iterations,
+            )));
+        }
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.n != Vector3::zeros() {
+                self.heap.push(Entry {
+                    dist: f.dist,
+                    face: i as u32,
+                });
+            }
+        }
+        Ok(Start::Polytope(iterations))
+    }
+
+    /// Adds face `v` (any orientation), with its plane; `adj` is filled by `orient_and_link`.
+    fn add_face(&mut self, v: [u32; 3]) -> u32 {
+        let (n, dist) = self.plane(v);
+        self.faces.push(Face {
+            v,
+            adj: [(u32::MAX, 0); 3],
+            n,
+            dist,
+            live: true,
+        });
+        (self.faces.len() - 1) as u32
+    }
+
+    /// The outward unit normal (for counter-clockwise `v`) and the plane's distance from the
+    /// origin; a zero normal and an infinite distance for a degenerate triangle.
+    fn plane(&self, v: [u32; 3]) -> (Vector3<T>, T) {
+        let [p, q, r] = v.map(|i| self.verts[i as usize].w);
+        match normalize(&(q - p).cross(&(r - p))) {
+            Some(n) => {
+                // The plane offset from the vertex nearest the origin: fewest digits lost.
+                let d = [p, q, r]
+                    .iter()
+                    .map(|x| n.dot(x))
+                    .fold(None, |m: Option<T>, x| {
+                        Some(m.map_or(x, |m| if x.abs() < m.abs() { x } else { m }))
+                    });
+                (n.into_inner(), d.unwrap_or(T::zero()))
+            }
+            None => (Vector3::zeros(), T::max_value().unwrap_or(T::one())),
+        }
+    }
+
+    /// Orients the initial faces outward (seen from the centroid, an interior point) and
+    /// links them across shared edges.
+    fn orient_and_link(&mut self) {
+        let nv = T::from_subset(&(self.verts.len() as f64));
+        let c = self.verts.iter().fold(Vector3::zeros(), |s, p| s + p.w) / nv;
+        for i in 0..self.faces.len() {
+            let f = &self.faces[i];
+            if f.n.dot(&(self.verts[f.v[0] as usize].w - c)) < T::zero() {
+                let v = [f.v[0], f.v[2], f.v[1]];
+                let (n, dist) = self.plane(v);
+                self.faces[i].v = v;
+                self.faces[i].n = n;
+                self.faces[i].dist = dist;
+            }
+        }
+        let m = self.faces.len();
+        for i in 0..m {
+            for k in 0..3 {
+                let (s, t) = (self.faces[i].v[k], self.faces[i].v[(k + 1) % 3]);
+                for j in 0..m {
+                    if let Some(l) = (0..3)
+                        .find(|&l| self.faces[j].v[l] == t && self.faces[j].v[(l + 1) % 3] == s)
+                    {
+                        self.faces[i].adj[k] = (j as u32, l as u8);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The expansion loop (docs/epa.md §3.2).
+    fn expand<A, B>(
+        &mut self,
+        a: &A,
+        b: &B,
+        tol: &Tolerances<T>,
+        limit: Option<T>,
+        mut iterations: u32,
+    ) -> Result<Penetration<T, 3>, QueryError>
+    where
+        A: SupportMap<T, 3> + ?Sized,
+        B: SupportMap<T, 3> + ?Sized,
+    {
+        let mut upper: Option<T> = None;
+        let mut last: Option<u32> = None;
+        loop {
+            let Some(Entry { face, .. }) = self.heap.pop() else {
+                let f = last.unwrap_or(0);
+                return Ok(self.finish(f, upper, iterations, Termination::Degenerate));
+            };
+            if !self.faces[face as usize].live {
+                continue;
+            }
+            last = Some(face);
+            let (n, lower) = (
+                self.faces[face as usize].n,
+                self.faces[face as usize].dist.max(T::zero()),
+            );
+            if iterations >= tol.epa_max_iterations {
+                return Ok(self.finish(face, upper, iterations, Termination::MaxIterations));
+            }
+            let w = support(a, b, &n, limit)?;
+            iterations += 1;
+            let wd = n.dot(&w.w);
+            let up = upper.map_or(wd, |u| u.min(wd));
+            upper = Some(up);
+            let scale = self.faces[face as usize]
+                .v
+                .iter()
+                .fold(w.w.amax(), |m, &i| m.max(self.verts[i as usize].w.amax()));
+            if up - lower <= tol.epa_rel * up + tol.gjk_touching * scale {
+                return Ok(self.finish(face, upper, iterations, Termination::Converged));
+            }
+            if self.faces[face as usize]
+                .v
+                .iter()
+                .any(|&i| self.verts[i as usize].w == w.w)
+            {
+                return Ok(self.finish(face, upper, iterations, Termination::RepeatedSupport));
+            }
+            if !self.grow(face, w) {
+                return Ok(self.finish(face, upper, iterations, Termination::Degenerate));
+            }
+        }
+    }
+
+    /// Whether `w` lies strictly in front of face `f`'s plane (degenerate faces: always).
+    fn sees(&self, f: u32, w: &Vector3<T>) -> bool {
+        let f = &self.faces[f as usize];
+        f.n == Vector3::zeros() || f.n.dot(&(w - self.verts[f.v[0] as usize].w)) > T::zero()
+    }
+
+    /// Removes the faces `w` sees (flood fill from `face` across adjacency) and stitches a
+    /// fan of new faces from `w` to the horizon. `false` if no valid horizon came out.
+    fn grow(&mut self, face: u32, w: SupportPoint<T, 3>) -> bool {
+        self.faces[face as usize].live = false;
+        self.horizon.clear();
+        self.stack.clear();
+        self.stack.extend(self.faces[face as usize].adj);
+        while let Some((g, ge)) = self.stack.pop() {
+            if g == u32::MAX {
+                return false; // a hole in the adjacency: give up on this polytope
+            }
+            if !self.faces[g as usize].live {
+                continue;
+            }
+            if self.sees(g, &w.w) {
+                self.faces[g as usize].live = false;
+                let adj = self.faces[g as usize].adj;
+                self.stack.push(adj[(ge as usize + 1) % 3]);
+                self.stack.push(adj[(ge as usize + 2) % 3]);
+            } else {
+                self.horizon.push((g, ge));
+            }
+        }
+        if self.horizon.len() < 3 {
+            return false;
+        }
+        let wi = self.verts.len() as u32;
+        self.verts.push(w);
+        self.fresh.clear();
+        for k in 0..self.horizon.len() {
+            let (g, ge) = self.horizon[k];
+            let gv = self.faces[g as usize].v;
+            // The horizon edge reversed, then to w: consistent counter-clockwise order.
+            let v = [gv[(ge as usize + 1) % 3], gv[ge as usize], wi];
+            let nf = self.add_face(v);
+            self.faces[nf as usize].adj[0] = (g, ge);
+            self.faces[g as usize].adj[ge as usize] = (nf, 0);
+            self.fresh.push(nf);
+        }
+        // Edge 1 (v1 → w) of one new face meets edge 2 (w → v0) of the one whose v0 is v1.
+        for &f in &self.fresh {
+            let v1 = self.faces[f as usize].v[1];
+            let Some(&g) = self
+                .fresh
+                .iter()
+                .find(|&&g| self.faces[g as usize].v[0] == v1)
+            else {
+                return false;
+            };
+            self.faces[f as usize].adj[1] = (g, 2);
+            self.faces[g as usize].adj[2] = (f, 1);
+        }
+        for &f in &self.fresh {
+            let face = &self.faces[f as usize];
+            if face.n != Vector3::zeros() {
+                self.heap.push(Entry {
+                    dist: face.dist,
+                    face: f,
+                });
+            }
+        }
+        true
+    }
+
+    /// The result on face `f`: the origin's projection onto it and the witnesses there.
+    fn finish(
+        &self,
+        f: u32,
+        upper: Option<T>,
+        iterations: u32,
+        termination: Termination,
+    ) -> Penetration<T, 3> {
+        let face = &self.faces[f as usize];
+        let lower = face.dist.max(T::zero());
+        let normal = Unit::try_new(face.n, T::zero()).unwrap_or_else(any_axis);
+        let [p, q, r] = face.v.map(|i| self.verts[i as usize]);
+        let x = normal.into_inner() * lower;
+        // Barycentric coordinates from the sub-triangle areas (along the normal).
+        let l0 = normal.dot(&(q.w - x).cross(&(r.w - x)));
+        let l1 = normal.dot(&(r.w - x).cross(&(p.w - x)));
+        let l2 = normal.dot(&(p.w - x).cross(&(q.w - x)));
+        let sum = l0 + l1 + l2;
+        let (point_a, point_b) = if sum > T::zero() {
+            let mix = |u: &Point3<T>, v: &Point3<T>, s: &Point3<T>| {
+                Point3::from((u.coords * l0 + v.coords * l1 + s.coords * l2) / sum)
+            };
+            (mix(&p.a, &q.a, &r.a), mix(&p.b, &q.b, &r.b))
+        } else {
+            (p.a, p.b)
+        };
+        Penetration {
+            depth: lower,
+            normal,
+            point_a,
+            point_b,
+            lower_bound: lower,
+            upper_bound: upper.unwrap_or(lower).max(lower),
+            iterations,
+            termination,
+        }
+    }
+}
