@@ -806,3 +806,24 @@ fn elongated_simplex_projects_accurately() {
         "{d:?} exact {exact}"
     );
 }
+
+/// The touching band must scale with the pair's size, not with where the shapes sit in
+/// their own frames: meshes stored in world coordinates (identity pose, coordinates ~1e6)
+/// read as touching at the start when the band used the centres' absolute coordinates.
+#[test]
+fn touching_band_ignores_absolute_position() {
+    let id = Isometry3::identity();
+    let a = Segment::new(
+        Point3::new(1e6 - 1.0f64, 0.0, 0.0),
+        Point3::new(1e6 + 1.0, 0.0, 0.0),
+    );
+    let b = Segment::new(Point3::new(1e6, -1.0, 1e-4), Point3::new(1e6, 1.0, 1e-4));
+    let d = query::distance(&id, &a, &id, &b, &tol()).unwrap();
+    assert!((d.distance - 1e-4).abs() < 1e-12, "{d:?}");
+    assert!(!query::intersects(&id, &a, &id, &b, &tol()).unwrap());
+    let id2 = nalgebra::Isometry2::<f32>::identity();
+    let s = Segment::new(Point2::new(999.0f32, 0.0), Point2::new(1001.0, 0.0));
+    let p = convex_proximity::shape::PointShape::new(Point2::new(1000.0f32, 0.01));
+    let d = query::distance(&id2, &s, &id2, &p, &tol()).unwrap();
+    assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
+}

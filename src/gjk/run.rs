@@ -133,10 +133,6 @@ where
             // The origin is a point of A − B (or inside the warm simplex).
             return Ok(out);
         }
-        if out.upper <= tol.gjk_touching * p.a.coords.amax().max(p.b.coords.amax()) {
-            out.termination = Termination::Touching;
-            return Ok(out);
-        }
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
             let v = out.v;
