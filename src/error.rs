@@ -41,6 +41,9 @@ impl std::error::Error for ShapeError {}
 pub enum QueryError {
     /// A pose has a NaN or infinite translation or rotation.
     NonFinitePose,
+    /// A pose's rotation is not a rotation: it changes lengths (by more than 1e-3,
+    /// relative), e.g. a non-unit quaternion.
+    NonRigidPose,
     /// A support map returned a point with a NaN or infinite coordinate.
     NonFiniteSupport,
     /// Support points so large that their squared norms overflow the scalar (f64: beyond
@@ -57,6 +60,9 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NonFinitePose => write!(f, "a pose has a NaN or infinite component"),
+            Self::NonRigidPose => {
+                write!(f, "a pose's rotation changes lengths: it is not a rotation")
+            }
             Self::NonFiniteSupport => {
                 write!(
                     f,

@@ -48,17 +48,22 @@ where
     }
 }
 
-/// Whether a pose is finite: its translation, and its rotation applied to (1, …, 1)
-/// (a NaN or infinite rotation component reaches every output component).
+/// Whether a pose is finite and rigid, probed with `R·(1, …, 1)`: a NaN or infinite
+/// rotation component reaches every output component, and a rotation that is no rotation
+/// (a non-unit quaternion, say from `UnitQuaternion::from_rotation_matrix` of a
+/// reflection) changes the probe's length `√D` by more than 1e-3 relative.
 fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
     let probe = pose.rotation.transform_vector(&SVector::repeat(T::one()));
-    if all_finite(&pose.translation.vector) && all_finite(&probe) {
-        Ok(())
-    } else {
-        Err(QueryError::NonFinitePose)
+    if !all_finite(&pose.translation.vector) || !all_finite(&probe) {
+        return Err(QueryError::NonFinitePose);
     }
+    let dim = crate::real::lit::<T>(D as f64);
+    if (probe.norm_squared() - dim).abs() > dim * crate::real::lit::<T>(2e-3) {
+        return Err(QueryError::NonRigidPose);
+    }
+    Ok(())
 }
 
 /// B's pose in A's frame, after checking both.

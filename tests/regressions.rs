@@ -827,3 +827,19 @@ fn touching_band_ignores_absolute_position() {
     let d = query::distance(&id2, &s, &id2, &p, &tol()).unwrap();
     assert!((d.distance - 0.01).abs() < 1e-4, "{d:?}");
 }
+
+/// A "rotation" that scales (a non-unit quaternion, as `from_rotation_matrix` returns for a
+/// reflection) is no rigid motion: `Err(NonRigidPose)`, not silently scaled answers.
+#[test]
+fn non_rigid_pose_is_an_error() {
+    let b = unit_box::<f64, 3>();
+    let q = UnitQuaternion::new_unchecked(Quaternion::new(0.3, 0.1, 0.0, 0.0));
+    let pose = Isometry3::from_parts(Translation3::new(2.0, 0.0, 0.0), q);
+    assert_eq!(
+        query::distance(&Isometry3::identity(), &b, &pose, &b, &tol()),
+        Err(QueryError::NonRigidPose)
+    );
+    let fine = UnitQuaternion::new_unchecked(Quaternion::new(1.0 + 1e-6, 0.0, 0.0, 0.0));
+    let pose = Isometry3::from_parts(Translation3::new(2.0, 0.0, 0.0), fine);
+    assert!(query::distance(&Isometry3::identity(), &b, &pose, &b, &tol()).is_ok());
+}
