@@ -1,11 +1,13 @@
 //! A tour of convex-proximity on built-in shapes: distance and intersection queries in
 //! f32, f64 and fixed-point, in 2D, 3D and 6D, with the witness points, the bounds GJK
-//! proved, its iteration count and why it stopped; then a warm-started moving pair.
+//! proved, its iteration count and why it stopped; signed distances (contact, with EPA's
+//! penetration depth) in 2D and 3D; then a warm-started moving pair.
 //!
 //! Run: `cargo run --release --example tour`
 
 use convex_proximity::{
     Dim, Real, Tolerances,
+    epa::ContactDim,
     gjk::Cache,
     lit, query,
     shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Polytope, Rounded, SupportMap, Transformed},
@@ -51,6 +53,134 @@ fn row<T, R, const D: usize>(
         }
         Err(e) => println!("{name:<34} error: {e}"),
     }
+}
+
+/// Prints one signed-distance row (GJK, then EPA when the cores overlap).
+fn contact_row<T, R, const D: usize>(
+    name: &str,
+    pose_a: &Isometry<T, R, D>,
+    a: &dyn SupportMap<T, D>,
+    pose_b: &Isometry<T, R, D>,
+    b: &dyn SupportMap<T, D>,
+) where
+    T: Real + std::fmt::Display,
+    R: nalgebra::AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+{
+    match query::contact(pose_a, a, pose_b, b, &Tolerances::<T>::default()) {
+        Ok(c) => {
+            let v = |p: &[T]| {
+                p.iter()
+                    .map(|x| format!("{x:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "{name:<34} {:>12.6} [{:.6}, {:.6}] {:>3} {:<15} n=({}) a=({}) b=({})",
+                c.separation,
+                c.lower_bound,
+                c.upper_bound,
+                c.iterations,
+                format!("{:?}", c.termination),
+                v(c.normal.as_slice()),
+                v(c.point_a.coords.as_slice()),
+                v(c.point_b.coords.as_slice()),
+            );
+        }
+        Err(e) => println!("{name:<34} error: {e}"),
+    }
+}
+
+fn contact_header(title: &str) {
+    println!("\n== {title}");
+    println!(
+        "{:<34} {:>12} {:<26} {:>3} {:<15} normal (A to B), points (world frame)",
+        "contact", "separation", "[lower, upper]", "it", "termination"
+    );
+}
+
+/// Signed distances in 3D and 2D, any scalar: apart, touching, shallow, deep.
+fn contacts<T: Real + std::fmt::Display>() {
+    let h = |x: f64| lit::<T>(x);
+    let id3 = Isometry3::<T>::identity();
+    let cube = Cuboid::new(Vector3::new(h(0.5), h(0.5), h(0.5)));
+    let capsule = Capsule::new(
+        Point3::new(h(-0.4), h(0.0), h(0.0)),
+        Point3::new(h(0.4), h(0.0), h(0.0)),
+        h(0.1),
+    );
+    let cylinder = Cylinder::new(h(0.4), h(0.3));
+    let at = |x: f64, y: f64, z: f64, ang: f64| {
+        Isometry3::new(
+            Vector3::new(h(x), h(y), h(z)),
+            Vector3::new(h(0.0), h(ang), h(ang * 0.5)),
+        )
+    };
+    contact_row(
+        "3D cube - cube (apart)",
+        &id3,
+        &cube,
+        &at(1.6, 0.2, 0.1, 0.6),
+        &cube,
+    );
+    contact_row(
+        "3D cube - cube (face contact)",
+        &id3,
+        &cube,
+        &at(1.0, 0.0, 0.0, 0.0),
+        &cube,
+    );
+    contact_row(
+        "3D cube - cube (rotated, deep)",
+        &id3,
+        &cube,
+        &at(0.6, 0.2, 0.1, 0.6),
+        &cube,
+    );
+    contact_row(
+        "3D cube - capsule (shallow)",
+        &id3,
+        &cube,
+        &at(0.0, 0.58, 0.0, 0.2),
+        &capsule,
+    );
+    contact_row(
+        "3D capsule - capsule (crossed)",
+        &id3,
+        &capsule,
+        &at(0.0, 0.05, 0.0, std::f64::consts::FRAC_PI_2),
+        &capsule,
+    );
+    contact_row(
+        "3D cylinder - cube (deep)",
+        &id3,
+        &cylinder,
+        &at(0.2, 0.3, 0.0, 0.4),
+        &cube,
+    );
+    let id2 = Isometry2::<T>::identity();
+    let square = Cuboid::new(Vector2::new(h(0.5), h(0.5)));
+    let triangle = Polytope::try_new(vec![
+        Point2::new(h(0.0), h(0.6)),
+        Point2::new(h(-0.5), h(-0.3)),
+        Point2::new(h(0.5), h(-0.3)),
+    ])
+    .expect("finite points");
+    let at2 = |x: f64, y: f64, ang: f64| Isometry2::new(Vector2::new(h(x), h(y)), h(ang));
+    contact_row(
+        "2D square - triangle (deep)",
+        &id2,
+        &square,
+        &at2(0.3, 0.5, 0.4),
+        &triangle,
+    );
+    contact_row(
+        "2D square - square (same pose)",
+        &id2,
+        &square,
+        &id2,
+        &square,
+    );
 }
 
 fn header(title: &str) {
@@ -260,5 +390,11 @@ fn main() {
     scene_2d::<simba::scalar::FixedI40F24>();
     header("6D, f64");
     scene_6d();
+    contact_header("contacts, f64");
+    contacts::<f64>();
+    contact_header("contacts, f32");
+    contacts::<f32>();
+    contact_header("contacts, fixed-point I40F24");
+    contacts::<simba::scalar::FixedI40F24>();
     warm_start();
 }

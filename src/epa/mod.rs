@@ -111,7 +111,8 @@ where
 }
 
 /// The penetration depth of the cores of `a` and `b` (one common frame), expanding GJK's
-/// final `simplex` (any simplex GJK returns for overlapping shapes: 1 to `D + 1` vertices).
+/// final `simplex` (any simplex GJK returns for overlapping shapes: 1 to `D + 1` vertices;
+/// an empty one makes EPA run GJK first).
 ///
 /// # Errors
 /// [`QueryError::NonFiniteSupport`] / [`QueryError::OutOfRange`] for support points that
@@ -143,6 +144,22 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
+    if simplex.is_empty() {
+        // No simplex given: GJK builds one. Two coincident points leave none: touching.
+        let mut own = Simplex::new();
+        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).go()?;
+        if own.is_empty() {
+            let p = SupportPoint::new(a.center(), b.center());
+            return Ok(touching(&p, any_axis(), 0));
+        }
+        return <Const<D> as ContactDim<T, D>>::penetration(
+            a,
+            b,
+            &own,
+            tol,
+            &mut workspace.storage,
+        );
+    }
     <Const<D> as ContactDim<T, D>>::penetration(a, b, simplex, tol, &mut workspace.storage)
 }
 

@@ -89,10 +89,15 @@ impl<T: Real> Polygon2<T> {
             self.verts.remove(drop);
         }
         match self.verts.len() {
-            0 => return Err(QueryError::NonFiniteSupport),
-            1 => {
-                // The origin is (within the touching band) the vertex itself.
-                let p = self.verts[0];
+            0 | 1 => {
+                // `penetration` never passes an empty simplex; one vertex is a touching
+                // contact: the origin is (within the touching band) that vertex.
+                let origin = Point::origin();
+                let p = self
+                    .verts
+                    .first()
+                    .copied()
+                    .unwrap_or(SupportPoint::new(origin, origin));
                 return Ok(touching(&p, normalize(&p.w).unwrap_or_else(any_axis), 0));
             }
             2 => {

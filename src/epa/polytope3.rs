@@ -10,7 +10,7 @@ use crate::{
     shape::SupportMap,
 };
 use core::cmp::Ordering;
-use nalgebra::{Const, Point3, Unit, Vector3};
+use nalgebra::{Const, Point, Point3, Unit, Vector3};
 use std::collections::BinaryHeap;
 
 /// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
@@ -157,9 +157,15 @@ impl<T: Real> Polytope3<T> {
             }
         }
         match self.verts.len() {
-            0 => return Err(QueryError::NonFiniteSupport),
-            1 => {
-                let p = self.verts[0];
+            0 | 1 => {
+                // `penetration` never passes an empty simplex; one vertex is a touching
+                // contact: the origin is (within the touching band) that vertex.
+                let origin = Point::origin();
+                let p = self
+                    .verts
+                    .first()
+                    .copied()
+                    .unwrap_or(SupportPoint::new(origin, origin));
                 return Ok(Start::Done(touching(
                     &p,
                     normalize(&p.w).unwrap_or_else(any_axis),

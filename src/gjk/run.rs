@@ -111,8 +111,16 @@ where
         }
         self.simplex.clear();
         let (ca, cb) = (self.a.center(), self.b.center());
-        let p = SupportPoint::new(ca, cb);
+        let mut p = SupportPoint::new(ca, cb);
         check_range(&p, limit)?;
+        if p.w == SVector::<T, D>::zeros() {
+            // Coincident centres: the origin is in A − B, but stopping here would leave no
+            // simplex for EPA. Start from a vertex instead; GJK then encloses the origin.
+            let mut e = SVector::<T, D>::zeros();
+            e[0] = T::one();
+            p = SupportPoint::new(self.a.core_support(&-e), self.b.core_support(&e));
+            check_range(&p, limit)?;
+        }
         Ok((p, false, false))
     }
 
