@@ -843,3 +843,87 @@ fn non_rigid_pose_is_an_error() {
     let pose = Isometry3::from_parts(Translation3::new(2.0, 0.0, 0.0), fine);
     assert!(query::distance(&Isometry3::identity(), &b, &pose, &b, &tol()).is_ok());
 }
+
+/// Johnson's sign tests chose a sub-simplex whose true projection lies outside it (a unit
+/// segment against a 1.2e4-long nearly parallel one): `v` was no point of `A − B`, and the
+/// run reported `Converged` at 7.6e-4 with bounds excluding the truth 9.995e-4. Now the
+/// projection's barycentric coordinates and the optimality condition `v·(yⱼ − v) ≥ 0` are
+/// checked, with an exhaustive search over sub-simplices as the fallback.
+#[test]
+fn projection_outside_its_subsimplex_is_rejected() {
+    let id = Isometry3::identity();
+    let a = Segment::new(
+        Point3::new(
+            -0.4493660239136057f64,
+            -0.5140255138587887,
+            0.6061236785456633,
+        ),
+        Point3::new(-0.9216356015106589, -0.7424541106401785, 1.4574648688147505),
+    );
+    let b = Segment::new(
+        Point3::new(3038.7989462553237, 1469.5247690003432, -5478.1307376938075),
+        Point3::new(-2361.85593057146, -1142.6897723874429, 4257.419997239621),
+    );
+    let exact = segment_segment(&a.a.coords, &a.b.coords, &b.a.coords, &b.b.coords);
+    let d = query::distance(&id, &a, &id, &b, &tol()).unwrap();
+    check_distance("needle", &id, &a, &id, &b, &d, exact, 1e-9 * 1.2e4);
+}
+
+/// A vertex-to-vertex contact: the simplex shrinks to one tiny vertex, so a touching band
+/// scaled by the simplex alone was ~0 and the pair read 1.4e-15 apart, `intersects` false.
+/// The band now scales with the largest support point seen.
+#[test]
+fn vertex_vertex_contact_is_touching() {
+    let h = Vector3::new(0.539677960335512, 0.4967034792287821, 0.6650403654863593);
+    let a = Cuboid::new(h);
+    let r = UnitQuaternion::new_unchecked(Quaternion::new(
+        -0.11947555071633453,
+        0.06683219468963382,
+        0.9376476450629565,
+        -0.3194932616533368,
+    ));
+    let pa = Isometry3::from_parts(Translation3::new(0.0, 0.0, 0.0), r);
+    let pb = Isometry3::from_parts(Translation3::from(r * (2.0 * h)), r);
+    let d = query::distance(&pa, &a, &pb, &a, &tol()).unwrap();
+    assert_eq!(d.distance, 0.0, "{d:?}");
+    assert!(query::intersects(&pa, &a, &pb, &a, &tol()).unwrap());
+    assert!(query::intersects(&pb, &a, &pa, &a, &tol()).unwrap());
+}
+
+/// A 1e4-long plate against a small one, nearly touching (true gap 2e-9): the run stopped
+/// with `NoProgress` at 0.39 (an invalid sub-simplex choice, as above).
+#[test]
+fn long_thin_plates_near_contact() {
+    let q =
+        |w: f64, i: f64, j: f64, k: f64| UnitQuaternion::new_unchecked(Quaternion::new(w, i, j, k));
+    let a = Cuboid::new(Vector3::new(0.3, 1e-6, 0.7));
+    let b = Cuboid::new(Vector3::new(10000.0, 1e-6, 1.0));
+    let pa = Isometry3::from_parts(
+        Translation3::new(0.0, 0.0, 0.0),
+        q(
+            -0.7712603029342846,
+            -0.22760023971152774,
+            -0.46941622636593616,
+            0.36469724762511585,
+        ),
+    );
+    let pb = Isometry3::from_parts(
+        Translation3::new(
+            -0.06495851456187758,
+            0.19078145597948734,
+            0.6793214831538698,
+        ),
+        q(
+            -0.5371801103464926,
+            0.6838172504111772,
+            -0.16256110525810077,
+            -0.4662675027765628,
+        ),
+    );
+    let d = query::distance(&pa, &a, &pb, &b, &tol()).unwrap();
+    assert!(d.distance <= 1e-9 * 1e4 && d.lower_bound <= 2.1e-9, "{d:?}");
+    assert!(
+        d.upper_bound >= 1.9e-9,
+        "the witnesses cannot be closer than the true gap: {d:?}"
+    );
+}

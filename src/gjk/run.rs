@@ -47,6 +47,9 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
     pub(crate) lower: T,
     pub(crate) iterations: u32,
     pub(crate) termination: Termination,
+    /// `gjk_touching × ` the largest coordinate of any support point seen: distances
+    /// below it read as touching.
+    pub(crate) band: T,
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
@@ -135,7 +138,11 @@ where
             lower: T::zero(),
             iterations: 0,
             termination: Termination::Contained,
+            band: T::zero(),
         };
+        // The pair's size: the largest coordinate of A − B seen (never where the shapes
+        // sit in their frames, which says nothing about their size).
+        let mut seen = p.w.amax();
         let tol = *self.tol;
         if full || out.upper == T::zero() {
             // The origin is a point of A − B (or inside the warm simplex).
@@ -147,14 +154,15 @@ where
             let (pa, pb) = (self.a.core_support(&-v), self.b.core_support(&v));
             let sp = SupportPoint::new(pa, pb);
             check_range(&sp, limit)?;
+            seen = seen.max(sp.w.amax());
+            out.band = tol.gjk_touching * seen;
             // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
             let vw = v.dot(&sp.w);
             if vw > T::zero() {
                 out.lower = out.lower.max(vw / out.upper);
             }
             if let Mode::Intersect { margin } = self.mode {
-                let band = tol.gjk_touching * sp.w.amax().max(v.amax());
-                if out.lower > margin + band {
+                if out.lower > margin + out.band {
                     out.termination = Termination::SeparatingAxis;
                     return Ok(out);
                 }
@@ -180,7 +188,7 @@ where
                 return Ok(out);
             };
             let nc = norm(&c.v);
-            if c.full || nc <= tol.gjk_touching * c.scale {
+            if c.full || nc <= tol.gjk_touching * c.scale.max(seen) {
                 (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
                 out.termination = if c.full {
                     Termination::Contained
@@ -251,7 +259,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         let overlap = matches!(
             self.termination,
             Termination::Contained | Termination::Touching
-        ) || self.upper <= margin;
+        ) || self.upper <= margin + self.band;
         let normal = if overlap { None } else { normalize(&-self.v) };
         match normal {
             Some(n) => Distance {
@@ -292,7 +300,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         let intersects = match self.termination {
             Termination::SeparatingAxis => false,
             Termination::Contained | Termination::Touching => true,
-            _ => self.upper <= margin,
+            _ => self.upper <= margin + self.band,
         };
         let axis = if intersects {
             None

@@ -285,7 +285,11 @@ where
     /// cancel: a 8000 × 0.4 triangle lost 7), so the point is recomputed as the orthogonal
     /// projection of the origin, by Gram–Schmidt on the edges from the newest vertex
     /// ([`project`]); Johnson's coordinates remain the fallback (docs/gjk.md §2.4).
-    fn closest_of(&self, set: u8) -> Option<Closest<T, D>> {
+    ///
+    /// `None` when the projection falls outside the subset (a barycentric coordinate below
+    /// `−touching`): then it is no point of `A − B` and `‖v‖` no upper bound. Coordinates in
+    /// `[−touching, 0)` are rounding and are clamped to 0 for the witnesses.
+    fn closest_of(&self, set: u8, touching: T) -> Option<Closest<T, D>> {
         let n = D + 1;
         let det = &self.det.as_ref()[set as usize * n..set as usize * n + n];
         let mut sum = T::zero();
@@ -293,9 +297,6 @@ where
             if set & (1 << i) != 0 {
                 sum += det[i];
             }
-        }
-        if !(sum > T::zero()) {
-            return None;
         }
         let pts = self.pts.as_ref();
         let k = if set & (1 << self.last) != 0 {
@@ -312,6 +313,7 @@ where
         }
         let v = match project(pts, set, k, &mut lambda) {
             Some(v) => v,
+            None if !(sum > T::zero()) => return None,
             None => {
                 // Johnson's coordinates: `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`, one rounding
                 // fewer (DESIGN.md, fixed-point).
@@ -325,11 +327,24 @@ where
                 self.base + dv
             }
         };
+        let mut total = T::zero();
+        for i in 0..n {
+            if set & (1 << i) != 0 {
+                if lambda[i] < -touching {
+                    return None;
+                }
+                lambda[i] = lambda[i].max(T::zero());
+                total += lambda[i];
+            }
+        }
+        if !(total > T::zero()) {
+            return None;
+        }
         let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
         for i in 0..n {
             if set & (1 << i) != 0 {
-                a += pts[i].a.coords * lambda[i];
-                b += pts[i].b.coords * lambda[i];
+                a += pts[i].a.coords * (lambda[i] / total);
+                b += pts[i].b.coords * (lambda[i] / total);
             }
         }
         Some(Closest {
@@ -358,27 +373,57 @@ where
         if full && let Some(c) = self.origin_inside(touching) {
             return Some(c);
         }
-        let mut best: Option<(u8, Closest<T, D>, T)> = None;
+        // Johnson's choice: the first subset with the newest vertex passing the sign tests.
         let mut s: u8 = 0;
         loop {
             let set = s | nb;
-            let skip = full && set == self.bits;
-            if !skip
-                && self.proper(set)
-                && let Some(c) = self.closest_of(set)
-            {
-                if self.maximal(set) {
+            if !(full && set == self.bits) && self.proper(set) && self.maximal(set) {
+                if let Some(c) = self.closest_of(set, touching)
+                    && self.optimal(&c.v, c.scale, touching)
+                {
                     self.bits = set;
                     return Some(c);
                 }
-                let vv = c.v.norm_squared();
-                if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
-                    best = Some((set, c, vv));
-                }
+                break; // rounding fooled the sign tests
             }
             s = s.wrapping_sub(others) & others;
             if s == 0 {
                 break;
+            }
+        }
+        self.search(full, touching)
+    }
+
+    /// Whether `v` is the closest point of the whole simplex: `v·(yⱼ − v) ≥ 0` for every
+    /// vertex (the optimality condition), with `touching · |v| · scale` of slack.
+    fn optimal(&self, v: &SVector<T, D>, scale: T, touching: T) -> bool {
+        let vv = v.norm_squared();
+        let slack = touching * v.amax() * scale;
+        self.points().all(|p| v.dot(&p.w) - vv >= -slack)
+    }
+
+    /// The robust fallback when Johnson's sign tests disagree with the geometry (elongated
+    /// or near-degenerate simplices): the nearest valid projection over every subset (a
+    /// full simplex excepted: [`Self::origin_inside`] decided it). In exact arithmetic this
+    /// is the closest point of the simplex; it costs `2^n` projections, so it only runs
+    /// when the fast path's answer fails [`Self::optimal`] (docs/gjk.md §2.4).
+    fn search(&mut self, full: bool, touching: T) -> Option<Closest<T, D>> {
+        let all = self.bits;
+        let mut best: Option<(u8, Closest<T, D>, T)> = None;
+        let mut s: u8 = 0;
+        loop {
+            s = s.wrapping_sub(all) & all;
+            if s == 0 {
+                break;
+            }
+            if full && s == all {
+                continue;
+            }
+            if let Some(c) = self.closest_of(s, touching) {
+                let vv = c.v.norm_squared();
+                if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
+                    best = Some((s, c, vv));
+                }
             }
         }
         match best {
@@ -387,7 +432,7 @@ where
                 Some(c)
             }
             None => {
-                self.bits = others;
+                self.bits = all & !(1 << self.last);
                 None
             }
         }

@@ -428,3 +428,268 @@ pub fn translation<T: Real, const D: usize>(t: &SVector<f64, D>) -> (Pose<T, D>,
 pub fn round<T: Real>(x: f64) -> f64 {
     f(lit::<T>(x))
 }
+
+// ---------------------------------------------------------------- penetration oracles
+
+/// The exact penetration depth of two polytopes by the separating-axis theorem: `depth` is
+/// the minimum over the candidate axes `n` (unit, from A to B) of the overlap
+/// `h_A(n) + h_B(−n)`, `axis` the minimiser, and `unique` whether every candidate more than
+/// 1e-6 rad from `axis` overlaps by at least `depth + 1e-3 · scale` (a normal worth checking).
+/// A negative `depth` means a separating axis was found.
+#[derive(Clone, Copy, Debug)]
+pub struct Sat<const D: usize> {
+    pub depth: f64,
+    pub axis: SVector<f64, D>,
+    pub second: f64,
+    pub unique: bool,
+}
+
+/// `h_P(n) = max_{x ∈ P} n·x` over a vertex list.
+pub fn vertex_support<const D: usize>(pts: &[Point<f64, D>], n: &SVector<f64, D>) -> f64 {
+    pts.iter()
+        .map(|x| n.dot(&x.coords))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The extent of a point set (its largest coordinate magnitude about its centroid, ≥ 1e-300).
+fn extent<const D: usize>(pts: &[Point<f64, D>]) -> f64 {
+    let c = pts
+        .iter()
+        .fold(SVector::<f64, D>::zeros(), |s, x| s + x.coords)
+        / pts.len() as f64;
+    pts.iter()
+        .map(|x| (x.coords - c).norm())
+        .fold(1e-300, f64::max)
+}
+
+/// Outward unit normals of the supporting facets of conv(pts) by brute force (2D: pairs,
+/// 3D: triples with every point on one side). A flat set gets both sides of its plane.
+pub fn facet_normals<const D: usize>(pts: &[Point<f64, D>]) -> Vec<SVector<f64, D>> {
+    assert!(D == 2 || D == 3, "facet_normals: D = 2 or 3");
+    let tiny = 1e-9 * extent(pts);
+    let mut out: Vec<SVector<f64, D>> = Vec::new();
+    let mut push = |n: SVector<f64, D>, base: &Point<f64, D>| {
+        let side: Vec<f64> = pts.iter().map(|x| n.dot(&(x - base))).collect();
+        for s in [1.0, -1.0] {
+            if side.iter().all(|&v| s * v <= tiny)
+                && !out.iter().any(|m| (m - n * s).norm() < 1e-12)
+            {
+                out.push(n * s);
+            }
+        }
+    };
+    let n = pts.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if D == 2 {
+                let e = pts[j] - pts[i];
+                let mut nr = SVector::<f64, D>::zeros();
+                nr[0] = -e[1];
+                nr[1] = e[0];
+                if nr.norm() > tiny {
+                    push(nr.normalize(), &pts[i]);
+                }
+            } else {
+                for k in j + 1..n {
+                    let (a, b, c) = (
+                        sv3(&pts[i].coords),
+                        sv3(&pts[j].coords),
+                        sv3(&pts[k].coords),
+                    );
+                    let c3 = (b - a).cross(&(c - a));
+                    if c3.norm() > 1e-12 * (b - a).norm() * (c - a).norm() {
+                        let nr = SVector::<f64, D>::from_fn(|r, _| c3[r]).normalize();
+                        push(nr, &pts[i]);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// 3D: unit directions of the edges of conv(pts): pairs lying on two distinct facet planes,
+/// or every pair for a flat (or lower-dimensional) set. Duplicates removed.
+pub fn edge_directions<const D: usize>(pts: &[Point<f64, D>]) -> Vec<SVector<f64, D>> {
+    let tiny = 1e-9 * extent(pts);
+    let normals = facet_normals(pts);
+    let flat = normals.len() <= 2;
+    let mut out: Vec<SVector<f64, D>> = Vec::new();
+    for i in 0..pts.len() {
+        for j in i + 1..pts.len() {
+            let e = pts[j] - pts[i];
+            if e.norm() <= tiny {
+                continue;
+            }
+            let on = |n: &SVector<f64, D>| {
+                let h = vertex_support(pts, n);
+                (n.dot(&pts[i].coords) - h).abs() <= tiny
+                    && (n.dot(&pts[j].coords) - h).abs() <= tiny
+            };
+            if flat || normals.iter().filter(|n| on(n)).count() >= 2 {
+                let e = e.normalize();
+                if !out
+                    .iter()
+                    .any(|m| (m - e).norm() < 1e-12 || (m + e).norm() < 1e-12)
+                {
+                    out.push(e);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The SAT candidate axes of two polytopes: A's outward facet normals, minus B's, and (3D)
+/// both signs of every normalised edge–edge cross product.
+pub fn sat_axes<const D: usize>(
+    na: &[SVector<f64, D>],
+    nb: &[SVector<f64, D>],
+    ea: &[SVector<f64, D>],
+    eb: &[SVector<f64, D>],
+) -> Vec<SVector<f64, D>> {
+    let mut axes: Vec<SVector<f64, D>> = na.iter().copied().chain(nb.iter().map(|n| -n)).collect();
+    if D == 3 {
+        for a in ea {
+            for b in eb {
+                let c = sv3(a).cross(&sv3(b));
+                if c.norm() > 1e-12 {
+                    let c = SVector::<f64, D>::from_fn(|r, _| c[r]).normalize();
+                    axes.push(c);
+                    axes.push(-c);
+                }
+            }
+        }
+    }
+    axes
+}
+
+/// SAT depth of conv(pa) and conv(pb) over the given axes (see [`Sat`]).
+pub fn sat_over<const D: usize>(
+    pa: &[Point<f64, D>],
+    pb: &[Point<f64, D>],
+    axes: &[SVector<f64, D>],
+    scale: f64,
+) -> Sat<D> {
+    let vals: Vec<f64> = axes
+        .iter()
+        .map(|n| vertex_support(pa, n) + vertex_support(pb, &-n))
+        .collect();
+    let (mut best, mut depth) = (0, f64::INFINITY);
+    for (k, &x) in vals.iter().enumerate() {
+        if x < depth {
+            (best, depth) = (k, x);
+        }
+    }
+    let axis = axes[best];
+    let cos = (1e-6f64).cos();
+    let second = vals
+        .iter()
+        .zip(axes)
+        .filter(|(_, n)| n.dot(&axis) < cos)
+        .map(|(x, _)| *x)
+        .fold(f64::INFINITY, f64::min);
+    Sat {
+        depth,
+        axis,
+        second,
+        unique: second - depth > 1e-3 * scale,
+    }
+}
+
+/// Exact SAT penetration depth of two small polytopes given by their vertices (brute-force
+/// facets and edges, D = 2 or 3).
+pub fn sat_depth<const D: usize>(pa: &[Point<f64, D>], pb: &[Point<f64, D>], scale: f64) -> Sat<D> {
+    let (na, nb) = (facet_normals(pa), facet_normals(pb));
+    let (ea, eb) = if D == 3 {
+        (edge_directions(pa), edge_directions(pb))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    sat_over(pa, pb, &sat_axes(&na, &nb, &ea, &eb), scale)
+}
+
+/// The triangles of the hull of points in general position on a sphere (3D): candidate
+/// triples among each point's `k` nearest neighbours, kept if every point is on one side.
+/// Checks Euler's count `2n − 4`, so a missed facet fails loudly.
+pub fn sphere_hull_triangles(pts: &[Point<f64, 3>], k: usize) -> Vec<[usize; 3]> {
+    let n = pts.len();
+    let tiny = 1e-12 * extent(pts);
+    let mut tris: Vec<[usize; 3]> = Vec::new();
+    for i in 0..n {
+        let mut near: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+        near.sort_by(|&x, &y| {
+            (pts[x] - pts[i])
+                .norm_squared()
+                .total_cmp(&(pts[y] - pts[i]).norm_squared())
+        });
+        near.truncate(k);
+        for (u, &j) in near.iter().enumerate() {
+            for &l in &near[u + 1..] {
+                let mut t = [i, j, l];
+                t.sort_unstable();
+                if t[0] != i {
+                    continue; // each triangle once, from its smallest vertex
+                }
+                let nr = (pts[j] - pts[i]).cross(&(pts[l] - pts[i]));
+                let side = |x: &Point<f64, 3>| nr.dot(&(x - pts[i]));
+                let local_pos = near.iter().any(|&q| side(&pts[q]) > tiny);
+                let local_neg = near.iter().any(|&q| side(&pts[q]) < -tiny);
+                if local_pos && local_neg {
+                    continue;
+                }
+                let pos = pts.iter().any(|x| side(x) > tiny);
+                let neg = pts.iter().any(|x| side(x) < -tiny);
+                if !(pos && neg) && !tris.contains(&t) {
+                    tris.push(t);
+                }
+            }
+        }
+    }
+    assert_eq!(tris.len(), 2 * n - 4, "hull oracle missed facets (raise k)");
+    tris
+}
+
+/// SAT axes data of a triangulated hull: outward unit facet normals and unit edge directions.
+pub fn hull_axes(
+    pts: &[Point<f64, 3>],
+    tris: &[[usize; 3]],
+) -> (Vec<SVector<f64, 3>>, Vec<SVector<f64, 3>>) {
+    let c = pts
+        .iter()
+        .fold(SVector::<f64, 3>::zeros(), |s, x| s + x.coords)
+        / pts.len() as f64;
+    let mut normals = Vec::new();
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for t in tris {
+        let (a, b, d) = (pts[t[0]], pts[t[1]], pts[t[2]]);
+        let mut n = (b - a).cross(&(d - a)).normalize();
+        if n.dot(&(a.coords - c)) < 0.0 {
+            n = -n;
+        }
+        normals.push(n);
+        for (x, y) in [(t[0], t[1]), (t[1], t[2]), (t[0], t[2])] {
+            if !edges.contains(&(x, y)) {
+                edges.push((x, y));
+            }
+        }
+    }
+    let dirs = edges
+        .iter()
+        .map(|&(x, y)| (pts[y] - pts[x]).normalize())
+        .collect();
+    (normals, dirs)
+}
+
+/// The vertices of a box `[-h, h]` placed by `pose` (f64).
+pub fn box_vertices<const D: usize>(
+    h: &SVector<f64, D>,
+    pose: &Pose<f64, D>,
+) -> Vec<Point<f64, D>> {
+    (0..1usize << D)
+        .map(|m| {
+            let x = SVector::<f64, D>::from_fn(|k, _| if m >> k & 1 == 1 { h[k] } else { -h[k] });
+            pose.transform_point(&Point::from(x))
+        })
+        .collect()
+}
