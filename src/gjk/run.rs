@@ -161,11 +161,11 @@ where
             if vw > T::zero() {
                 out.lower = out.lower.max(vw / out.upper);
             }
-            if let Mode::Intersect { margin } = self.mode {
-                if out.lower > margin + out.band {
-                    out.termination = Termination::SeparatingAxis;
-                    return Ok(out);
-                }
+            if let Mode::Intersect { margin } = self.mode
+                && out.lower > margin + out.band
+            {
+                out.termination = Termination::SeparatingAxis;
+                return Ok(out);
             }
             // Relative gap: ‖v‖ − μ ≤ ε_rel·‖v‖.
             if out.upper - out.lower <= tol.gjk_rel * out.upper {
