@@ -571,9 +571,30 @@ pub fn sat_over<const D: usize>(
     axes: &[SVector<f64, D>],
     scale: f64,
 ) -> Sat<D> {
+    // Plain arrays and loops: debug builds run this over ~10⁴ axes × 600 vertices.
+    let flat = |ps: &[Point<f64, D>]| -> Vec<[f64; D]> {
+        ps.iter().map(|x| core::array::from_fn(|k| x[k])).collect()
+    };
+    let (fa, fb) = (flat(pa), flat(pb));
+    let extreme = |ps: &[[f64; D]], n: &[f64; D]| {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for x in ps {
+            let mut d = 0.0;
+            for k in 0..D {
+                d += x[k] * n[k];
+            }
+            lo = lo.min(d);
+            hi = hi.max(d);
+        }
+        (lo, hi)
+    };
     let vals: Vec<f64> = axes
         .iter()
-        .map(|n| vertex_support(pa, n) + vertex_support(pb, &-n))
+        .map(|n| {
+            let n: [f64; D] = core::array::from_fn(|k| n[k]);
+            let ((_, ha), (lb, _)) = (extreme(&fa, &n), extreme(&fb, &n));
+            ha - lb
+        })
         .collect();
     let (mut best, mut depth) = (0, f64::INFINITY);
     for (k, &x) in vals.iter().enumerate() {
@@ -615,32 +636,45 @@ pub fn sat_depth<const D: usize>(pa: &[Point<f64, D>], pb: &[Point<f64, D>], sca
 pub fn sphere_hull_triangles(pts: &[Point<f64, 3>], k: usize) -> Vec<[usize; 3]> {
     let n = pts.len();
     let tiny = 1e-12 * extent(pts);
+    let q: Vec<[f64; 3]> = pts.iter().map(|x| [x[0], x[1], x[2]]).collect();
+    let sub = |a: &[f64; 3], b: &[f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot = |a: &[f64; 3], b: &[f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     let mut tris: Vec<[usize; 3]> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for i in 0..n {
         let mut near: Vec<usize> = (0..n).filter(|&j| j != i).collect();
         near.sort_by(|&x, &y| {
-            (pts[x] - pts[i])
-                .norm_squared()
-                .total_cmp(&(pts[y] - pts[i]).norm_squared())
+            let (dx, dy) = (sub(&q[x], &q[i]), sub(&q[y], &q[i]));
+            dot(&dx, &dx).total_cmp(&dot(&dy, &dy))
         });
         near.truncate(k);
         for (u, &j) in near.iter().enumerate() {
             for &l in &near[u + 1..] {
                 let mut t = [i, j, l];
                 t.sort_unstable();
-                if t[0] != i {
-                    continue; // each triangle once, from its smallest vertex
-                }
-                let nr = (pts[j] - pts[i]).cross(&(pts[l] - pts[i]));
-                let side = |x: &Point<f64, 3>| nr.dot(&(x - pts[i]));
-                let local_pos = near.iter().any(|&q| side(&pts[q]) > tiny);
-                let local_neg = near.iter().any(|&q| side(&pts[q]) < -tiny);
-                if local_pos && local_neg {
+                if !seen.insert(t) {
                     continue;
                 }
-                let pos = pts.iter().any(|x| side(x) > tiny);
-                let neg = pts.iter().any(|x| side(x) < -tiny);
-                if !(pos && neg) && !tris.contains(&t) {
+                let (e1, e2) = (sub(&q[j], &q[i]), sub(&q[l], &q[i]));
+                let nr = [
+                    e1[1] * e2[2] - e1[2] * e2[1],
+                    e1[2] * e2[0] - e1[0] * e2[2],
+                    e1[0] * e2[1] - e1[1] * e2[0],
+                ];
+                let side = |x: &[f64; 3]| dot(&nr, &sub(x, &q[i]));
+                let one_side = |set: &mut dyn Iterator<Item = &[f64; 3]>| {
+                    let (mut pos, mut neg) = (false, false);
+                    for x in set {
+                        let s = side(x);
+                        pos |= s > tiny;
+                        neg |= s < -tiny;
+                        if pos && neg {
+                            return false;
+                        }
+                    }
+                    true
+                };
+                if one_side(&mut near.iter().map(|&m| &q[m])) && one_side(&mut q.iter()) {
                     tris.push(t);
                 }
             }
