@@ -5,6 +5,7 @@
 
 use crate::{
     QueryError, Real, Termination, Tolerances,
+    clip::{self, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
     gjk::{self, Cache, Distance, Mode, Run, Simplex},
@@ -324,15 +325,41 @@ where
 {
     tol.validate()?;
     let rel = relative(pose_a, pose_b)?;
-    let placed = Placed {
-        shape: b,
-        pose: &rel,
-    };
+    let c = contact_local(
+        a,
+        &Placed {
+            shape: b,
+            pose: &rel,
+        },
+        tol,
+        workspace,
+    )?;
+    Ok(Contact {
+        point_a: pose_a.transform_point(&c.point_a),
+        point_b: pose_a.transform_point(&c.point_b),
+        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&c.normal)),
+        ..c
+    })
+}
+
+/// [`contact`] in A's frame (`b` already placed there).
+fn contact_local<T, const D: usize, A, B>(
+    a: &A,
+    placed: &B,
+    tol: &Tolerances<T>,
+    workspace: &mut Workspace<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     let (ra, rb) = (a.radius(), placed.radius());
     let margin = ra + rb;
     let mut simplex = Simplex::new();
-    let core = Run::new(a, &placed, tol, &mut simplex, Mode::Distance).go()?;
-    let c = match normalize(&-core.v).filter(|_| !core.cores_meet()) {
+    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
+    Ok(match normalize(&-core.v).filter(|_| !core.cores_meet()) {
         // Cores apart: GJK's answer, minus the radii (negative when the round parts overlap).
         Some(n) => Contact {
             separation: core.upper - margin,
@@ -346,7 +373,7 @@ where
         },
         // Cores meet: EPA's depth, plus the radii.
         None => {
-            let p = epa::penetration(a, &placed, &simplex, tol, workspace)?;
+            let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
             let n = p.normal.into_inner();
             Contact {
                 separation: -(p.depth + margin),
@@ -359,11 +386,108 @@ where
                 termination: p.termination,
             }
         }
-    };
-    Ok(Contact {
-        point_a: pose_a.transform_point(&c.point_a),
-        point_b: pose_a.transform_point(&c.point_b),
-        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&c.normal)),
-        ..c
     })
+}
+
+/// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points
+/// (2 in 2D) within `prediction` of touching (speculative contacts) or penetrating, with
+/// one normal from A to B and feature ids for warm-starting a solver; world frame.
+///
+/// The normal comes from [`contact`]; the features of both shapes along it are clipped
+/// against each other ([`crate::clip`], docs/clipping.md).
+///
+/// # Errors
+/// As [`distance`]; [`QueryError::InvalidTolerance`] (`"prediction"`) for a negative or
+/// non-finite `prediction`.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::Cuboid};
+/// use nalgebra::{Isometry3, Vector3};
+/// // A unit cube resting on a wide slab, sunk 0.01 into it: four corners touch.
+/// let slab = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
+/// let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
+/// let m = query::manifold(&Isometry3::identity(), &slab, &Isometry3::translation(0.0, 0.99, 0.0), &cube,
+///                         0.0, &Tolerances::default()).unwrap();
+/// assert_eq!(m.len(), 4);
+/// assert!(m.points().iter().all(|p| (p.separation + 0.01f64).abs() < 1e-12));
+/// assert!((m.normal.y - 1.0).abs() < 1e-12);
+/// ```
+pub fn manifold<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    prediction: T,
+    tol: &Tolerances<T>,
+) -> Result<Manifold<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    manifold_with_workspace(
+        pose_a,
+        a,
+        pose_b,
+        b,
+        prediction,
+        tol,
+        &mut ManifoldWorkspace::new(),
+    )
+}
+
+/// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
+///
+/// # Errors
+/// As [`manifold`].
+#[allow(clippy::too_many_arguments)]
+pub fn manifold_with_workspace<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    prediction: T,
+    tol: &Tolerances<T>,
+    workspace: &mut ManifoldWorkspace<T, D>,
+) -> Result<Manifold<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    tol.validate()?;
+    if !(prediction >= T::zero()) || !prediction.is_finite() {
+        return Err(QueryError::InvalidTolerance {
+            field: "prediction",
+        });
+    }
+    let rel = relative(pose_a, pose_b)?;
+    let c = contact_local(
+        a,
+        &Placed {
+            shape: b,
+            pose: &rel,
+        },
+        tol,
+        &mut workspace.epa,
+    )?;
+    let local = LocalContact {
+        separation: c.separation,
+        normal: c.normal,
+        point_a: c.point_a,
+        point_b: c.point_b,
+    };
+    let m = if c.separation > prediction {
+        Manifold::empty(c.normal)
+    } else {
+        clip::build(a, b, &rel, &local, prediction, workspace)
+    };
+    Ok(m.map(
+        |p| pose_a.transform_point(p),
+        |n| pose_a.rotation.transform_vector(n),
+    ))
 }

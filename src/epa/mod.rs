@@ -68,6 +68,48 @@ pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
         Const<D>: Dim,
         A: SupportMap<T, D> + ?Sized,
         B: SupportMap<T, D> + ?Sized;
+
+    /// The side planes `(s, d, k)` (inside: `s·x ≤ d`) of a reference face with outward
+    /// normal `normal`: 2D an edge's two ends, 3D a polygon's edges (docs/clipping.md §2).
+    #[doc(hidden)]
+    fn side_planes(
+        face: &[(Point<T, D>, u32)],
+        normal: &SVector<T, D>,
+        out: &mut Vec<(SVector<T, D>, T, u32)>,
+    );
+
+    /// Keeps at most 2 (2D) or 4 (3D) of the clipped points `(separation, point, id)`:
+    /// the deepest first, then the ones spanning the largest area.
+    #[doc(hidden)]
+    fn reduce(points: &mut Vec<(T, Point<T, D>, u32)>, normal: &SVector<T, D>);
+}
+
+/// The index of the deepest point (smallest separation).
+pub(crate) fn deepest<T: Real, const D: usize>(points: &[(T, Point<T, D>, u32)]) -> usize {
+    let mut best = 0;
+    for (i, p) in points.iter().enumerate() {
+        if p.0 < points[best].0 {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The index of the point farthest from `from`.
+pub(crate) fn farthest<T: Real, const D: usize>(
+    points: &[(T, Point<T, D>, u32)],
+    from: &Point<T, D>,
+) -> usize {
+    let mut best = 0;
+    let mut bd = T::zero();
+    for (i, p) in points.iter().enumerate() {
+        let d = (p.1 - from).norm_squared();
+        if d > bd {
+            best = i;
+            bd = d;
+        }
+    }
+    best
 }
 
 /// EPA's reusable memory: keep one per thread (or per pair) and no query allocates once it

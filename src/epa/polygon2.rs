@@ -38,6 +38,34 @@ impl<T: Real> ContactDim<T, 2> for Const<2> {
     {
         storage.run(a, b, simplex, tol)
     }
+
+    /// The edge's two ends, facing out along the edge.
+    fn side_planes(
+        face: &[(Point<T, 2>, u32)],
+        _normal: &Vector2<T>,
+        out: &mut Vec<(Vector2<T>, T, u32)>,
+    ) {
+        out.clear();
+        let (p, q) = (face[0].0.coords, face[face.len() - 1].0.coords);
+        let t = q - p;
+        out.push((-t, -t.dot(&p), 0));
+        out.push((t, t.dot(&q), 1));
+    }
+
+    /// The deepest point and the one farthest from it.
+    fn reduce(points: &mut Vec<(T, Point<T, 2>, u32)>, _normal: &Vector2<T>) {
+        if points.len() <= 2 {
+            return;
+        }
+        let i = super::deepest(points);
+        let j = super::farthest(points, &points[i].1);
+        let (p, q) = (points[i], points[j]);
+        points.clear();
+        points.push(p);
+        if j != i {
+            points.push(q);
+        }
+    }
 }
 
 /// `(ê, d)`: the outward unit normal of edge `p → q` of a counter-clockwise polygon and

@@ -94,6 +94,57 @@ impl<T: Real> ContactDim<T, 3> for Const<3> {
     {
         storage.run(a, b, simplex, tol)
     }
+
+    /// One plane per polygon edge `rᵢ → rᵢ₊₁`: normal `(rᵢ₊₁ − rᵢ) × n`, pointing out of a
+    /// counter-clockwise polygon.
+    fn side_planes(
+        face: &[(Point3<T>, u32)],
+        normal: &Vector3<T>,
+        out: &mut Vec<(Vector3<T>, T, u32)>,
+    ) {
+        out.clear();
+        let m = face.len();
+        for i in 0..m {
+            let (p, q) = (face[i].0.coords, face[(i + 1) % m].0.coords);
+            let s = (q - p).cross(normal);
+            out.push((s, s.dot(&p), i as u32));
+        }
+    }
+
+    /// Deepest first, then the farthest from it, then the largest triangle, then the
+    /// largest area on the other side (docs/clipping.md §3).
+    fn reduce(points: &mut Vec<(T, Point3<T>, u32)>, normal: &Vector3<T>) {
+        if points.len() <= 4 {
+            return;
+        }
+        let i1 = super::deepest(points);
+        let p1 = points[i1].1;
+        let i2 = super::farthest(points, &p1);
+        let p2 = points[i2].1;
+        let area = |x: &Point3<T>| normal.dot(&(p2 - p1).cross(&(x - p1)));
+        let mut i3 = i1;
+        for (i, p) in points.iter().enumerate() {
+            if area(&p.1).abs() > area(&points[i3].1).abs() {
+                i3 = i;
+            }
+        }
+        let side = area(&points[i3].1);
+        let mut i4 = i1;
+        for (i, p) in points.iter().enumerate() {
+            if -side * area(&p.1) > -side * area(&points[i4].1) {
+                i4 = i;
+            }
+        }
+        let chosen = [i1, i2, i3, i4];
+        let mut keep: [Option<(T, Point3<T>, u32)>; 4] = [None; 4];
+        for (k, &i) in chosen.iter().enumerate() {
+            if !chosen[..k].contains(&i) {
+                keep[k] = Some(points[i]);
+            }
+        }
+        points.clear();
+        points.extend(keep.into_iter().flatten());
+    }
 }
 
 /// How `init` ended: an expandable polytope, or already an answer.
