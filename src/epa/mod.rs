@@ -15,6 +15,7 @@ use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
     gjk::{Simplex, SupportPoint},
+    real::normalize,
     shape::SupportMap,
 };
 use nalgebra::{Const, Point, SVector, Unit};
@@ -239,6 +240,187 @@ pub(crate) fn touching<T: Real, const D: usize>(
         iterations,
         termination: Termination::Touching,
     }
+}
+
+/// The barycentric coordinates' minimum and the volume measure `|det(yᵢ − y₀)|` of the
+/// simplex `pts[idx]` (`D + 1` points) around the origin; `None` when it is flat — its
+/// volume below `flat · Π‖yᵢ − y₀‖`, i.e. thinner than that fraction of its edges, which is
+/// rounding (fixed-point made identical capsules' segment difference a sliver) — or the
+/// origin is far outside.
+fn around_origin<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    idx: &[usize],
+    flat: T,
+) -> Option<(T, T)> {
+    let y0 = pts[idx[0]].w;
+    let mut m = nalgebra::SMatrix::<T, D, D>::zeros();
+    let mut edges = T::one();
+    for (c, &i) in idx[1..].iter().enumerate() {
+        let e = pts[i].w - y0;
+        edges *= crate::real::norm(&e);
+        m.set_column(c, &e);
+    }
+    let (mu, det) = crate::gjk::solve_pivoted(m, -y0)?;
+    if det <= flat * edges {
+        return None;
+    }
+    let rest = T::one() - mu.sum();
+    Some((mu.min().min(rest), det))
+}
+
+/// What EPA starts from: `D + 1` support points around the origin (first in `pts`), or
+/// already the answer when `A − B` is flat.
+pub(crate) enum Seed<T: Real, const D: usize> {
+    /// `pts[..D + 1]` is a simplex containing the origin; `iterations` supports were spent.
+    Simplex { iterations: u32 },
+    /// `A − B` has no volume: a touching contact.
+    Flat(Penetration<T, D>),
+}
+
+/// Prepares EPA's first simplex from GJK's (docs/epa.md §1.1). A full simplex containing
+/// the origin is used as is. Otherwise (GJK stopped touching, on a segment, a triangle or a
+/// vertex at the origin) the supports along ± every axis join the candidates and the
+/// largest `D`-simplex among them that contains the origin (barycentric coordinates
+/// `≥ −gjk_touching`, by the pivoted solve) is chosen. None with volume: `A − B` is flat,
+/// the contact is touching along its normal.
+pub(crate) fn seed<T: Real, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: &Tolerances<T>,
+    limit: Option<T>,
+    pts: &mut Vec<SupportPoint<T, D>>,
+) -> Result<Seed<T, D>, QueryError>
+where
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    pts.clear();
+    pts.extend(simplex.points().copied());
+    let inside = |m: T| m >= -tol.gjk_touching;
+    if pts.len() == D + 1 {
+        let all: [usize; crate::MAX_DIM + 1] = core::array::from_fn(|i| i);
+        if let Some((m, det)) = around_origin(pts, &all[..D + 1], tol.gjk_touching)
+            && inside(m)
+            && det > T::zero()
+        {
+            return Ok(Seed::Simplex { iterations: 0 });
+        }
+    }
+    let mut iterations = 0;
+    for k in 0..D {
+        for sign in [T::one(), -T::one()] {
+            let mut e = SVector::<T, D>::zeros();
+            e[k] = sign;
+            let w = support(a, b, &e, limit)?;
+            iterations += 1;
+            if !pts.iter().any(|p| p.w == w.w) {
+                pts.push(w);
+            }
+        }
+    }
+    // The largest simplex around the origin over every (D + 1)-subset of the candidates
+    // (at most C(3D + 1, D + 1): 35 in 2D, 210 in 3D; this path is rare).
+    let n = pts.len();
+    let mut idx = [0usize; crate::MAX_DIM + 1];
+    let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
+    let k = D + 1;
+    if n >= k {
+        for (i, slot) in idx.iter_mut().enumerate().take(k) {
+            *slot = i;
+        }
+        loop {
+            if let Some((m, det)) = around_origin(pts, &idx[..k], tol.gjk_touching)
+                && inside(m)
+                && det > best.as_ref().map_or(T::zero(), |b| b.1)
+            {
+                best = Some((idx, det));
+            }
+            // Next combination in lexicographic order.
+            let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {
+                break;
+            };
+            idx[i] += 1;
+            for j in i + 1..k {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+    match best {
+        Some((chosen, _)) => {
+            // The chosen indices increase, so swapping each into place keeps the rest.
+            for (slot, &i) in chosen[..k].iter().enumerate() {
+                pts.swap(slot, i);
+            }
+            pts.truncate(k);
+            Ok(Seed::Simplex { iterations })
+        }
+        None => Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations))),
+    }
+}
+
+/// The touching contact of a flat `A − B` (the candidates span less than `D` dimensions):
+/// the normal is the axis with the largest component off their span (Gram–Schmidt),
+/// oriented from A's centre towards B's; the witnesses are GJK's closest point.
+fn flat<T: Real, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: &Tolerances<T>,
+    pts: &[SupportPoint<T, D>],
+    iterations: u32,
+) -> Penetration<T, D>
+where
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let eps = T::default_epsilon();
+    let mut basis: [SVector<T, D>; crate::MAX_DIM] = [SVector::zeros(); crate::MAX_DIM];
+    let mut m = 0;
+    for p in pts.iter().skip(1) {
+        let mut e = p.w - pts[0].w;
+        let size = e.norm_squared();
+        for q in &basis[..m] {
+            e -= q * q.dot(&e);
+        }
+        if m < D
+            && e.norm_squared() > eps * size
+            && let Some(u) = normalize(&e)
+        {
+            basis[m] = u.into_inner();
+            m += 1;
+        }
+    }
+    let mut normal = any_axis::<T, D>();
+    let mut off = T::zero();
+    for k in 0..D {
+        let mut e = SVector::<T, D>::zeros();
+        e[k] = T::one();
+        for q in &basis[..m] {
+            e -= q * q.dot(&e);
+        }
+        let len = crate::real::norm(&e);
+        if len > off
+            && let Some(u) = normalize(&e)
+        {
+            off = len;
+            normal = u;
+        }
+    }
+    if normal.dot(&(b.center() - a.center())) < T::zero() {
+        normal = -normal;
+    }
+    let p = match simplex.closest(tol.gjk_touching) {
+        Some(c) => SupportPoint {
+            w: c.v,
+            a: c.a,
+            b: c.b,
+        },
+        None => pts[0],
+    };
+    touching(&p, normal, iterations)
 }
 
 /// A unit direction to fall back on when the geometry gives none: the first axis.

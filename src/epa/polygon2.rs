@@ -1,7 +1,7 @@
 //! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
 //! until that edge lies on the boundary (seed 002; docs/epa.md §2).
 
-use super::{ContactDim, Penetration, any_axis, support, touching};
+use super::{ContactDim, Penetration, Seed, any_axis, seed, support};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
@@ -101,59 +101,10 @@ impl<T: Real> Polygon2<T> {
         B: SupportMap<T, 2> + ?Sized,
     {
         let limit = coordinate_limit::<T, 2>();
-        let mut iterations = 0;
-        self.verts.clear();
-        self.verts.extend(simplex.points().copied());
-        // A flat triangle is handled as its longest edge.
-        if self.verts.len() == 3 && area2(&self.verts) == T::zero() {
-            let len = |i: usize, j: usize| (self.verts[i].w - self.verts[j].w).norm_squared();
-            let drop = if len(0, 1) >= len(1, 2).max(len(0, 2)) {
-                2
-            } else if len(1, 2) >= len(0, 2) {
-                0
-            } else {
-                1
-            };
-            self.verts.remove(drop);
-        }
-        match self.verts.len() {
-            0 | 1 => {
-                // `penetration` never passes an empty simplex; one vertex is a touching
-                // contact: the origin is (within the touching band) that vertex.
-                let origin = Point::origin();
-                let p = self
-                    .verts
-                    .first()
-                    .copied()
-                    .unwrap_or(SupportPoint::new(origin, origin));
-                return Ok(touching(&p, normalize(&p.w).unwrap_or_else(any_axis), 0));
-            }
-            2 => {
-                // A segment through the origin: supports along both perpendiculars.
-                let (p0, p1) = (self.verts[0], self.verts[1]);
-                let e = p1.w - p0.w;
-                let Some(n) = normalize(&Vector2::new(-e.y, e.x)) else {
-                    return Ok(touching(&p0, normalize(&p0.w).unwrap_or_else(any_axis), 0));
-                };
-                let (wl, wr) = (
-                    support(a, b, &n, limit)?,
-                    support(a, b, &-n.into_inner(), limit)?,
-                );
-                iterations = 2;
-                let scale = p0.w.amax().max(p1.w.amax());
-                let flat = tol.gjk_touching * scale;
-                // No extent on one side: the origin is on the boundary, which faces that way.
-                if n.dot(&(wl.w - p0.w)) <= flat {
-                    return Ok(touching(&wl, n, iterations));
-                }
-                if -n.dot(&(wr.w - p0.w)) <= flat {
-                    return Ok(touching(&wr, -n, iterations));
-                }
-                self.verts.clear();
-                self.verts.extend([p0, wr, p1, wl]);
-            }
-            _ => {}
-        }
+        let iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
+            Seed::Flat(p) => return Ok(p),
+            Seed::Simplex { iterations } => iterations,
+        };
         if area2(&self.verts) < T::zero() {
             self.verts.reverse();
         }

@@ -2,15 +2,15 @@
 //! adjacency links, expansion by the silhouette (horizon) seen from each new support point
 //! (van den Bergen 2001; SOLID 3's `penDepth`, seed 000; docs/epa.md §3).
 
-use super::{ContactDim, Penetration, any_axis, support, touching};
+use super::{ContactDim, Penetration, Seed, any_axis, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
-    real::{lit, normalize},
+    real::normalize,
     shape::SupportMap,
 };
 use core::cmp::Ordering;
-use nalgebra::{Const, Point, Point3, Unit, Vector3};
+use nalgebra::{Const, Point3, Unit, Vector3};
 use std::collections::BinaryHeap;
 
 /// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
@@ -187,112 +187,16 @@ impl<T: Real> Polytope3<T> {
         A: SupportMap<T, 3> + ?Sized,
         B: SupportMap<T, 3> + ?Sized,
     {
-        self.verts.clear();
         self.faces.clear();
         self.heap.clear();
-        self.verts.extend(simplex.points().copied());
+        let iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
+            Seed::Flat(p) => return Ok(Start::Done(p)),
+            Seed::Simplex { iterations } => iterations,
+        };
         let scale = self.verts.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
         let flat = tol.gjk_touching * scale;
-        let mut iterations = 0;
-        // Drop a flat tetrahedron's or triangle's redundant vertex: work one size down.
-        if self.verts.len() == 4 {
-            let [p, q, r, s] = [0, 1, 2, 3].map(|i| self.verts[i].w);
-            if (q - p).cross(&(r - p)).dot(&(s - p)) == T::zero() {
-                self.verts.pop();
-            }
-        }
-        if self.verts.len() == 3 {
-            let [p, q, r] = [0, 1, 2].map(|i| self.verts[i].w);
-            if normalize(&(q - p).cross(&(r - p))).is_none() {
-                self.verts.pop();
-            }
-        }
-        match self.verts.len() {
-            0 | 1 => {
-                // `penetration` never passes an empty simplex; one vertex is a touching
-                // contact: the origin is (within the touching band) that vertex.
-                let origin = Point::origin();
-                let p = self
-                    .verts
-                    .first()
-                    .copied()
-                    .unwrap_or(SupportPoint::new(origin, origin));
-                return Ok(Start::Done(touching(
-                    &p,
-                    normalize(&p.w).unwrap_or_else(any_axis),
-                    0,
-                )));
-            }
-            2 => {
-                let (p0, p1) = (self.verts[0], self.verts[1]);
-                let Some(d) = normalize(&(p1.w - p0.w)) else {
-                    return Ok(Start::Done(touching(
-                        &p0,
-                        normalize(&p0.w).unwrap_or_else(any_axis),
-                        0,
-                    )));
-                };
-                // An orthonormal pair around the segment.
-                let k = d.iamin();
-                let mut e = Vector3::zeros();
-                e[k] = T::one();
-                let u = normalize(&d.cross(&e))
-                    .unwrap_or_else(any_axis)
-                    .into_inner();
-                let v = d.cross(&u);
-                let (c, s) = (lit::<T>(-0.5), lit::<T>(0.866_025_403_784_438_6));
-                for dir in [u, u * c + v * s, u * c - v * s] {
-                    let w = support(a, b, &dir, limit)?;
-                    iterations += 1;
-                    // No extent across the segment that way: the origin is on the boundary.
-                    if dir.dot(&(w.w - p0.w)) <= flat {
-                        return Ok(Start::Done(touching(
-                            &w,
-                            Unit::new_unchecked(dir),
-                            iterations,
-                        )));
-                    }
-                    self.verts.push(w);
-                }
-                // Apexes 0, 1; equator 2, 3, 4.
-                for f in [
-                    [0, 2, 3],
-                    [0, 3, 4],
-                    [0, 4, 2],
-                    [1, 2, 3],
-                    [1, 3, 4],
-                    [1, 4, 2],
-                ] {
-                    self.add_face(f);
-                }
-            }
-            3 => {
-                let [p, q, r] = [0, 1, 2].map(|i| self.verts[i].w);
-                let n = normalize(&(q - p).cross(&(r - p))).expect("checked above");
-                for dir in [n, -n] {
-                    let w = support(a, b, &dir, limit)?;
-                    iterations += 1;
-                    if dir.dot(&(w.w - p)) <= flat {
-                        return Ok(Start::Done(touching(&w, dir, iterations)));
-                    }
-                    self.verts.push(w);
-                }
-                for f in [
-                    [0, 1, 3],
-                    [1, 2, 3],
-                    [2, 0, 3],
-                    [0, 1, 4],
-                    [1, 2, 4],
-                    [2, 0, 4],
-                ] {
-                    self.add_face(f);
-                }
-            }
-            _ => {
-                for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
-                    self.add_face(f);
-                }
-            }
+        for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
+            self.add_face(f);
         }
         self.orient_and_link();
         // The origin must be inside (within the touching band); otherwise the contact is

@@ -59,7 +59,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         matches!(
             self.termination,
             Termination::Contained | Termination::Touching
-        )
+        ) || self.upper <= self.band
     }
 }
 
@@ -140,9 +140,14 @@ where
             termination: Termination::Contained,
             band: T::zero(),
         };
-        // The pair's size: the largest coordinate of A − B seen (never where the shapes
-        // sit in their frames, which says nothing about their size).
-        let mut seen = p.w.amax();
+        // The pair's size: the largest offset of a support point from its shape's centre,
+        // or coordinate of A − B, seen so far (never where the shapes sit in their frames,
+        // which says nothing about their size; A − B alone can stay near 0 for identical
+        // shapes).
+        let (ca, cb) = (self.a.center(), self.b.center());
+        let extent =
+            |s: &SupportPoint<T, D>| s.w.amax().max((s.a - ca).amax()).max((s.b - cb).amax());
+        let mut seen = extent(&p);
         let tol = *self.tol;
         if full || out.upper == T::zero() {
             // The origin is a point of A − B (or inside the warm simplex).
@@ -154,7 +159,7 @@ where
             let (pa, pb) = (self.a.core_support(&-v), self.b.core_support(&v));
             let sp = SupportPoint::new(pa, pb);
             check_range(&sp, limit)?;
-            seen = seen.max(sp.w.amax());
+            seen = seen.max(extent(&sp));
             out.band = tol.gjk_touching * seen;
             // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
             let vw = v.dot(&sp.w);

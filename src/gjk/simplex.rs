@@ -438,6 +438,26 @@ where
         }
     }
 
+    /// The closest point of the simplex to the origin, with its witnesses (the exhaustive
+    /// search over sub-simplices; the simplex is left unchanged).
+    pub(crate) fn closest(&self, touching: T) -> Option<Closest<T, D>> {
+        let mut best: Option<(Closest<T, D>, T)> = None;
+        let mut s: u8 = 0;
+        loop {
+            s = s.wrapping_sub(self.bits) & self.bits;
+            if s == 0 {
+                break;
+            }
+            if let Some(c) = self.closest_of(s, touching) {
+                let vv = c.v.norm_squared();
+                if best.as_ref().is_none_or(|(_, bv)| vv < *bv) {
+                    best = Some((c, vv));
+                }
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
     /// Whether the origin lies inside the full simplex, decided by a backward-stable solve
     /// of `Σ μᵢ (yᵢ − y_n) = −y_n` (Gaussian elimination with partial pivoting): its
     /// residual stays near `ε · scale` however thin the simplex, so the origin is inside
@@ -454,7 +474,7 @@ where
         for (col, i) in others().enumerate() {
             m.set_column(col, &(pts[i].w - y_n));
         }
-        let mu = solve_pivoted(m, -y_n)?;
+        let (mu, _) = solve_pivoted(m, -y_n)?;
         let mut sum = T::zero();
         let (mut dv, mut a, mut b) = (
             SVector::<T, D>::zeros(),
@@ -584,13 +604,15 @@ fn project<T: Real, const D: usize>(
     Some(v)
 }
 
-/// Solves `m·x = rhs` by Gaussian elimination with partial pivoting; `None` if a pivot is
-/// zero or a coordinate would leave `[-2, 2]` (then it is no barycentric coordinate of an
-/// inside point, and dividing could overflow a fixed-point type).
-fn solve_pivoted<T: Real, const D: usize>(
+/// Solves `m·x = rhs` by Gaussian elimination with partial pivoting, returning `x` and
+/// `|det m|` (the product of the pivots); `None` if a pivot is zero or a coordinate would
+/// leave `[-2, 2]` (then it is no barycentric coordinate of an inside point, and dividing
+/// could overflow a fixed-point type).
+pub(crate) fn solve_pivoted<T: Real, const D: usize>(
     mut m: SMatrix<T, D, D>,
     mut rhs: SVector<T, D>,
-) -> Option<SVector<T, D>> {
+) -> Option<(SVector<T, D>, T)> {
+    let mut det = T::one();
     for col in 0..D {
         let mut piv = col;
         for r in col + 1..D {
@@ -601,6 +623,7 @@ fn solve_pivoted<T: Real, const D: usize>(
         if m[(piv, col)] == T::zero() {
             return None;
         }
+        det *= m[(piv, col)].abs();
         m.swap_rows(col, piv);
         rhs.swap_rows(col, piv);
         for r in col + 1..D {
@@ -627,7 +650,7 @@ fn solve_pivoted<T: Real, const D: usize>(
         }
         x[r] = num / den;
     }
-    Some(x)
+    Some((x, det))
 }
 
 // Slots are addressed by `u8` masks.
