@@ -12,24 +12,41 @@ use crate::{
     real::{all_finite, normalize},
     shape::SupportMap,
 };
-use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector, Unit};
+use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Unit};
 
-/// Shape `S` placed in another frame by `pose` (B in A's frame).
-struct Placed<'a, S: ?Sized, T: Real, R, const D: usize> {
+/// Shape `S` placed in another frame by a rigid motion `x ↦ R·x + t` (B in A's frame). The
+/// rotation is kept as a matrix, built once from the pose's rotation applied to the axes:
+/// two matrix products per support beat two quaternion rotations.
+struct Placed<'a, S: ?Sized, T: Real, const D: usize> {
     shape: &'a S,
-    pose: &'a Isometry<T, R, D>,
+    rot: SMatrix<T, D, D>,
+    t: SVector<T, D>,
 }
 
-impl<S, T, R, const D: usize> SupportMap<T, D> for Placed<'_, S, T, R, D>
+impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
+    fn new<R: AbstractRotation<T, D>>(shape: &'a S, pose: &Isometry<T, R, D>) -> Self {
+        let rot = SMatrix::<T, D, D>::from_fn(|i, j| {
+            let mut e = SVector::<T, D>::zeros();
+            e[j] = T::one();
+            pose.rotation.transform_vector(&e)[i]
+        });
+        Self {
+            shape,
+            rot,
+            t: pose.translation.vector,
+        }
+    }
+}
+
+impl<S, T, const D: usize> SupportMap<T, D> for Placed<'_, S, T, D>
 where
     S: SupportMap<T, D> + ?Sized,
     T: Real,
-    R: AbstractRotation<T, D>,
 {
     #[inline]
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        self.pose
-            .transform_point(&self.shape.support(&self.pose.inverse_transform_vector(dir)))
+        let p = self.shape.support(&self.rot.tr_mul(dir));
+        Point::from(self.rot * p.coords + self.t)
     }
     #[inline]
     fn radius(&self) -> T {
@@ -37,15 +54,12 @@ where
     }
     #[inline]
     fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        self.pose.transform_point(
-            &self
-                .shape
-                .core_support(&self.pose.inverse_transform_vector(dir)),
-        )
+        let p = self.shape.core_support(&self.rot.tr_mul(dir));
+        Point::from(self.rot * p.coords + self.t)
     }
     #[inline]
     fn center(&self) -> Point<T, D> {
-        self.pose.transform_point(&self.shape.center())
+        Point::from(self.rot * self.shape.center().coords + self.t)
     }
 }
 
@@ -136,10 +150,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let rel = relative(pose_a, pose_b)?;
-    let placed = Placed {
-        shape: b,
-        pose: &rel,
-    };
+    let placed = Placed::new(b, &rel);
     let d = gjk::distance(a, &placed, tol, &mut Simplex::new())?;
     Ok(to_world(pose_a, d))
 }
@@ -165,10 +176,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let rel = relative(pose_a, pose_b)?;
-    let placed = Placed {
-        shape: b,
-        pose: &rel,
-    };
+    let placed = Placed::new(b, &rel);
     let mut simplex = cache.seed(&rel);
     let d = gjk::distance(a, &placed, tol, &mut simplex)?;
     cache.store(&simplex, &rel);
@@ -204,10 +212,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let rel = relative(pose_a, pose_b)?;
-    let placed = Placed {
-        shape: b,
-        pose: &rel,
-    };
+    let placed = Placed::new(b, &rel);
     Ok(gjk::intersects(a, &placed, tol, &mut Simplex::new())?.intersects)
 }
 
@@ -232,10 +237,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let rel = relative(pose_a, pose_b)?;
-    let placed = Placed {
-        shape: b,
-        pose: &rel,
-    };
+    let placed = Placed::new(b, &rel);
     let mut simplex = cache.seed(&rel);
     let hit = gjk::intersects(a, &placed, tol, &mut simplex)?;
     cache.store(&simplex, &rel);
@@ -325,15 +327,7 @@ where
 {
     tol.validate()?;
     let rel = relative(pose_a, pose_b)?;
-    let c = contact_local(
-        a,
-        &Placed {
-            shape: b,
-            pose: &rel,
-        },
-        tol,
-        workspace,
-    )?;
+    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
     Ok(Contact {
         point_a: pose_a.transform_point(&c.point_a),
         point_b: pose_a.transform_point(&c.point_b),
@@ -466,15 +460,7 @@ where
         });
     }
     let rel = relative(pose_a, pose_b)?;
-    let c = contact_local(
-        a,
-        &Placed {
-            shape: b,
-            pose: &rel,
-        },
-        tol,
-        &mut workspace.epa,
-    )?;
+    let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
     let local = LocalContact {
         separation: c.separation,
         normal: c.normal,

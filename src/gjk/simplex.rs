@@ -304,14 +304,16 @@ where
         } else {
             set.trailing_zeros() as usize
         };
-        let mut lambda = [T::zero(); N_MAX];
+        let mut slots = <Const<D> as Dim>::slots(T::zero());
         let mut scale = T::zero();
         for i in 0..n {
             if set & (1 << i) != 0 {
                 scale = scale.max(pts[i].w.amax());
             }
         }
-        let v = match project(pts, set, k, &mut lambda) {
+        let projected = project(pts, set, k, &mut slots);
+        let lambda = slots.as_mut();
+        let v = match projected {
             Some(v) => v,
             None if !(sum > T::zero()) => return None,
             None => {
@@ -544,8 +546,12 @@ fn project<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     set: u8,
     k: usize,
-    lambda: &mut [T; N_MAX],
-) -> Option<SVector<T, D>> {
+    lambda: &mut <Const<D> as Dim>::Slots<T>,
+) -> Option<SVector<T, D>>
+where
+    Const<D>: Dim,
+{
+    let n = D + 1;
     let eps = T::default_epsilon();
     let big = T::one() / eps;
     let div = |num: T, den: T| -> Option<T> {
@@ -556,10 +562,12 @@ fn project<T: Real, const D: usize>(
         }
     };
     let y_k = pts[k].w;
-    let mut idx = [0usize; N_MAX];
-    let mut q = [SVector::<T, D>::zeros(); N_MAX];
-    let mut qq = [T::zero(); N_MAX];
-    let mut r = [[T::zero(); N_MAX]; N_MAX];
+    // Scratch sized for this D (not the largest one): these are filled on every call.
+    let mut idx = <Const<D> as Dim>::slots(0usize);
+    let mut q = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
+    let mut qq = <Const<D> as Dim>::slots(T::zero());
+    let mut r = <Const<D> as Dim>::pairs(T::zero());
+    let (idx, q, qq, r) = (idx.as_mut(), q.as_mut(), qq.as_mut(), r.as_mut());
     let mut m = 0;
     for (j, p) in pts.iter().enumerate() {
         if set & (1 << j) == 0 || j == k {
@@ -568,8 +576,8 @@ fn project<T: Real, const D: usize>(
         let e = p.w - y_k;
         let mut qj = e;
         for i in 0..m {
-            r[i][m] = div(q[i].dot(&e), qq[i])?;
-            qj -= q[i] * r[i][m];
+            r[i * n + m] = div(q[i].dot(&e), qq[i])?;
+            qj -= q[i] * r[i * n + m];
         }
         qq[m] = qj.norm_squared();
         // Dependent edge: what is left of it is rounding.
@@ -581,22 +589,25 @@ fn project<T: Real, const D: usize>(
         m += 1;
     }
     let mut v = y_k;
-    let mut c = [T::zero(); N_MAX];
+    let mut c = <Const<D> as Dim>::slots(T::zero());
+    let c = c.as_mut();
     for i in 0..m {
         c[i] = div(q[i].dot(&v), qq[i])?;
         v -= q[i] * c[i];
     }
     // Back substitution of R μ = −c (R unit upper triangular).
-    let mut mu = [T::zero(); N_MAX];
+    let mut mu = <Const<D> as Dim>::slots(T::zero());
+    let mu = mu.as_mut();
     let mut total = T::zero();
     for i in (0..m).rev() {
         let mut x = -c[i];
         for j in i + 1..m {
-            x -= r[i][j] * mu[j];
+            x -= r[i * n + j] * mu[j];
         }
         mu[i] = x;
         total += x;
     }
+    let lambda = lambda.as_mut();
     lambda[k] = T::one() - total;
     for i in 0..m {
         lambda[idx[i]] = mu[i];
