@@ -1,0 +1,302 @@
+//! `query::manifold` against exact geometry: resting, stacked and rotated boxes, capsules
+//! and balls on boxes, 2D rectangles; feature-id stability. f32, f64 and FixedI40F24.
+
+mod common;
+use common::*;
+use convex_proximity::{
+    Real, Tolerances, lit, query,
+    shape::{Ball, Capsule, Cuboid},
+};
+use nalgebra::{
+    Isometry2, Isometry3, Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3,
+};
+
+fn tol<T: Real>() -> Tolerances<T> {
+    Tolerances::default()
+}
+
+/// The accuracy for unit-scale contacts.
+fn acc<T: Real>() -> f64 {
+    accuracy::<T>(1.0).max(1e-6)
+}
+
+/// A cube of half-size 0.5 resting on a slab (top face y = 0), sunk by `depth`, shifted in
+/// x/z: four points, exactly the cube's bottom corners, separation −depth each.
+fn box_on_box_face_to_face<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    for (depth, dx, dz) in [(0.01, 0.0, 0.0), (0.1, 0.7, -1.3), (0.0, 0.2, 0.3)] {
+        let pb = Isometry3::translation(lit::<T>(dx), lit(0.5 - depth), lit(dz));
+        let m = query::manifold(&pa, &slab, &pb, &cube, lit(0.0), &tol()).unwrap();
+        assert_eq!(m.len(), 4, "{m:?}");
+        assert!((f(m.normal.y) - 1.0).abs() < acc::<T>(), "{m:?}");
+        for p in m.points() {
+            assert!((f(p.separation) + depth).abs() <= acc::<T>(), "{p:?}");
+            // point_b is a bottom corner of the cube, point_a right below it on the slab.
+            let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+            assert!(
+                ((qb.x - dx).abs() - 0.5).abs() <= acc::<T>()
+                    && ((qb.z - dz).abs() - 0.5).abs() <= acc::<T>(),
+                "{p:?}"
+            );
+            assert!(
+                (qb.y + depth).abs() <= acc::<T>() && qa.y.abs() <= acc::<T>(),
+                "{p:?}"
+            );
+            assert!(
+                (qa.x - qb.x).abs() <= acc::<T>() && (qa.z - qb.z).abs() <= acc::<T>(),
+                "{p:?}"
+            );
+        }
+        // The deepest point agrees with `contact`.
+        let c = query::contact(&pa, &slab, &pb, &cube, &tol()).unwrap();
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| f(p.separation))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (deepest - f(c.separation)).abs() <= acc::<T>(),
+            "{deepest} vs {c:?}"
+        );
+    }
+}
+
+/// A cube tilted 45° about z resting on an edge: two points along that edge.
+fn box_edge_on_face<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let h = 0.5 * 2f64.sqrt();
+    let pb = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.0), lit(h - 0.02), lit(0.0)),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_4).cast::<T>(),
+    );
+    let m = query::manifold(&pa, &slab, &pb, &cube, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!((f(p.separation) + 0.02).abs() <= 10.0 * acc::<T>(), "{p:?}");
+        let qb = pback(&p.point_b);
+        assert!(
+            qb.x.abs() <= 10.0 * acc::<T>() && (qb.z.abs() - 0.5).abs() <= 10.0 * acc::<T>(),
+            "{p:?}"
+        );
+    }
+}
+
+/// A cube standing on a corner: one point.
+fn box_vertex_on_face<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    // Rotate so that the corner (−,−,−) points straight down.
+    let q = UnitQuaternion::rotation_between(
+        &Vector3::new(-1.0, -1.0, -1.0),
+        &Vector3::new(0.0, -1.0, 0.0),
+    )
+    .unwrap();
+    let h = 0.5 * 3f64.sqrt();
+    let pb = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.3), lit(h - 0.01), lit(0.0)),
+        q.cast::<T>(),
+    );
+    let m = query::manifold(&pa, &slab, &pb, &cube, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    let p = m.points()[0];
+    assert!((f(p.separation) + 0.01).abs() <= 10.0 * acc::<T>(), "{p:?}");
+    assert!(
+        (pback(&p.point_b).x - 0.3).abs() <= 10.0 * acc::<T>(),
+        "{p:?}"
+    );
+}
+
+/// A capsule lying on a box: two points (its segment's ends), separation from the radius.
+fn capsule_on_box<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cap = Capsule::new(
+        Point3::new(lit::<T>(-0.6), lit(0.0), lit(0.0)),
+        Point3::new(lit(0.6), lit(0.0), lit(0.0)),
+        lit(0.2),
+    );
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let pb = Isometry3::new(
+        Vector3::new(lit::<T>(0.1), lit(0.19), lit(0.4)),
+        Vector3::new(lit(0.0), lit(0.7), lit(0.0)),
+    );
+    let m = query::manifold(&pa, &slab, &pb, &cap, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!((f(p.separation) + 0.01).abs() <= 10.0 * acc::<T>(), "{p:?}");
+        assert!(
+            (pback(&p.point_b).y + 0.01).abs() <= 10.0 * acc::<T>(),
+            "{p:?}"
+        );
+    }
+}
+
+/// A ball on a box, and on a rotated box: one point, at the ball's lowest point.
+fn ball_on_box<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let ball = Ball::new(lit::<T>(0.3));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let pb = Isometry3::translation(lit::<T>(0.2), lit(0.28), lit(-0.1));
+    let m = query::manifold(&pa, &slab, &pb, &ball, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    let p = m.points()[0];
+    assert!((f(p.separation) + 0.02).abs() <= 10.0 * acc::<T>(), "{p:?}");
+    let qb = pback(&p.point_b);
+    assert!(
+        (qb.x - 0.2).abs() <= 10.0 * acc::<T>() && (qb.y + 0.02).abs() <= 10.0 * acc::<T>(),
+        "{p:?}"
+    );
+    // Apart beyond the prediction: empty; within it: a speculative point.
+    let far = Isometry3::translation(lit::<T>(0.2), lit(0.35), lit(-0.1));
+    assert!(
+        query::manifold(&pa, &slab, &far, &ball, lit(0.0), &tol())
+            .unwrap()
+            .is_empty()
+    );
+    let m = query::manifold(&pa, &slab, &far, &ball, lit(0.1), &tol()).unwrap();
+    assert_eq!(m.len(), 1);
+    assert!(
+        (f(m.points()[0].separation) - 0.05).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+}
+
+/// 2D: a rectangle on a rectangle (2 points), tilted on a corner (1 point).
+fn rectangles_2d<T: Real>() {
+    let ground = Cuboid::new(Vector2::new(lit::<T>(5.0), lit(0.5)));
+    let r = Cuboid::new(Vector2::new(lit::<T>(0.4), lit(0.2)));
+    let pa = Isometry2::translation(lit::<T>(0.0), lit(-0.5));
+    let pb = Isometry2::translation(lit::<T>(0.3), lit(0.19));
+    let m = query::manifold(&pa, &ground, &pb, &r, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    let mut xs: Vec<f64> = m.points().iter().map(|p| pback(&p.point_b).x).collect();
+    xs.sort_by(f64::total_cmp);
+    assert!(
+        (xs[0] + 0.1).abs() <= 10.0 * acc::<T>() && (xs[1] - 0.7).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+    for p in m.points() {
+        assert!((f(p.separation) + 0.01).abs() <= 10.0 * acc::<T>(), "{p:?}");
+    }
+    // Lowest corner at 0.4·sin 0.5 + 0.2·cos 0.5 = 0.367 below the centre: 0.007 deep.
+    let tilted = Isometry2::new(Vector2::new(lit::<T>(0.0), lit(0.36)), lit(0.5));
+    let c = query::contact(&pa, &ground, &tilted, &r, &tol()).unwrap();
+    let m = query::manifold(&pa, &ground, &tilted, &r, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(
+        (f(m.points()[0].separation) - f(c.separation)).abs() <= 10.0 * acc::<T>(),
+        "{m:?} vs {c:?}"
+    );
+    let _ = Point2::new(lit::<T>(0.0), lit(0.0));
+}
+
+/// Every point lies on both shapes (support values along ± the normal) and within
+/// `point_b − point_a ≈ separation · normal`, for random rotated box pairs; the deepest
+/// agrees with `contact`.
+fn rotated_boxes_points_on_shapes<T: Real>() {
+    let mut rng = Rng(41);
+    for i in 0..100 {
+        let ha: Vector3<f64> = rng.vector(0.2, 0.8);
+        let hb: Vector3<f64> = rng.vector(0.2, 0.8);
+        let pa = Isometry3::new(
+            v::<T, 3>(&Vector3::zeros()),
+            v::<T, 3>(&rng.vector(-3.0, 3.0)),
+        );
+        let pb = Isometry3::new(
+            v::<T, 3>(&rng.vector(-0.9, 0.9)),
+            v::<T, 3>(&rng.vector(-3.0, 3.0)),
+        );
+        let (a, b) = (Cuboid::new(v::<T, 3>(&ha)), Cuboid::new(v::<T, 3>(&hb)));
+        let c = query::contact(&pa, &a, &pb, &b, &tol()).unwrap();
+        let m = query::manifold(&pa, &a, &pb, &b, lit(0.05), &tol()).unwrap();
+        if f(c.separation) > 0.05 {
+            assert!(m.is_empty(), "#{i}");
+            continue;
+        }
+        assert!(!m.is_empty() && m.len() <= 4, "#{i}: {m:?}");
+        let n = back(&m.normal.into_inner());
+        let slack = 1e-3f64.max(acc::<T>());
+        for p in m.points() {
+            let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+            assert!(f(p.separation) <= 0.05 + slack, "#{i}: {p:?}");
+            // On A's boundary along n, on B's along −n (within the points' depth below it).
+            assert!(
+                n.dot(&qa.coords) <= support_value(&pa, &a, &n) + slack,
+                "#{i}: {p:?}"
+            );
+            assert!(
+                -n.dot(&qb.coords) <= support_value(&pb, &b, &-n) + slack,
+                "#{i}: {p:?}"
+            );
+            assert!(
+                ((qb - qa).dot(&n) - f(p.separation)).abs() <= slack,
+                "#{i}: {p:?}"
+            );
+        }
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| f(p.separation))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            deepest <= f(c.separation) + 0.02,
+            "#{i}: deepest {deepest} vs contact {c:?}"
+        );
+    }
+}
+
+/// Feature ids stay equal under a tiny motion and change when the touching faces change.
+fn feature_ids_are_stable<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let at = |dx: f64, ang: f64| {
+        Isometry3::from_parts(
+            Translation3::new(lit::<T>(dx), lit(0.49), lit(0.0)),
+            UnitQuaternion::from_euler_angles(0.0, ang, 0.0).cast::<T>(),
+        )
+    };
+    let ids = |pose: &Isometry3<T>| {
+        let m = query::manifold(&pa, &slab, pose, &cube, lit(0.0), &tol()).unwrap();
+        let mut v: Vec<(u32, u32)> = m.points().iter().map(|p| (p.id.a, p.id.b)).collect();
+        v.sort();
+        v
+    };
+    let base = ids(&at(0.0, 0.1));
+    assert_eq!(base.len(), 4);
+    assert_eq!(ids(&at(0.001, 0.1001)), base, "a tiny motion keeps the ids");
+    // Rolled onto another face (90° about x): the cube's bottom face changes.
+    let rolled = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.0), lit(0.49), lit(0.0)),
+        UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_2, 0.1, 0.0).cast::<T>(),
+    );
+    assert_ne!(ids(&rolled), base, "other faces, other ids");
+}
+
+macro_rules! scalar_cases {
+    ($($body:ident),* $(,)?) => {$(
+        mod $body {
+            #[test]
+            fn f32() { super::$body::<f32>() }
+            #[test]
+            fn f64() { super::$body::<f64>() }
+            #[cfg(feature = "fixed")]
+            #[test]
+            fn fixed() { super::$body::<crate::common::Fx>() }
+        }
+    )*};
+}
+scalar_cases!(
+    box_on_box_face_to_face,
+    box_edge_on_face,
+    box_vertex_on_face,
+    capsule_on_box,
+    ball_on_box,
+    rectangles_2d,
+    rotated_boxes_points_on_shapes,
+    feature_ids_are_stable,
+);
