@@ -178,10 +178,8 @@ pub(crate) fn clip<T: Real, const D: usize>(
         let n = poly.len();
         let closed = n >= 3;
         let edges = if closed { n } else { n - 1 };
-        if n == 1 {
-            if s.dot(&poly[0].0.coords) <= d {
-                next.push(poly[0]);
-            }
+        if n == 1 && s.dot(&poly[0].0.coords) <= d {
+            next.push(poly[0]);
         }
         for i in 0..edges {
             let (p, q) = (poly[i], poly[(i + 1) % n]);
