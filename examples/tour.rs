@@ -183,6 +183,187 @@ fn contacts<T: Real + std::fmt::Display>() {
     );
 }
 
+/// Contact manifolds: a box resting on a slab, a tilted box on an edge, a capsule on a box,
+/// a ball on a box (3D) and a rectangle on the ground (2D), any scalar.
+fn manifolds<T: Real + std::fmt::Display>(name: &str) {
+    let h = |x: f64| lit::<T>(x);
+    println!("\n== manifolds, {name} (prediction 0.01)");
+    let slab = Cuboid::new(Vector3::new(h(3.0), h(0.5), h(3.0)));
+    let cube = Cuboid::new(Vector3::new(h(0.5), h(0.5), h(0.5)));
+    let capsule = Capsule::new(
+        Point3::new(h(-0.5), h(0.0), h(0.0)),
+        Point3::new(h(0.5), h(0.0), h(0.0)),
+        h(0.2),
+    );
+    let ball = Ball::new(h(0.3));
+    let below = Isometry3::translation(h(0.0), h(-0.5), h(0.0));
+    let tilt = Isometry3::new(
+        Vector3::new(h(0.0), h(0.69), h(0.0)),
+        Vector3::new(h(0.0), h(0.0), h(std::f64::consts::FRAC_PI_4)),
+    );
+    let show =
+        |what: &str,
+         m: Result<convex_proximity::clip::Manifold<T, 3>, convex_proximity::QueryError>| {
+            match m {
+                Ok(m) => {
+                    println!(
+                        "{what:<30} normal ({:.4}, {:.4}, {:.4}), {} point(s)",
+                        m.normal.x,
+                        m.normal.y,
+                        m.normal.z,
+                        m.len()
+                    );
+                    for p in m.points() {
+                        println!(
+                            "    separation {:>9.5}  on A ({:.4}, {:.4}, {:.4})  on B ({:.4}, {:.4}, {:.4})  ids ({}, {:#x})",
+                            p.separation,
+                            p.point_a.x,
+                            p.point_a.y,
+                            p.point_a.z,
+                            p.point_b.x,
+                            p.point_b.y,
+                            p.point_b.z,
+                            p.id.a,
+                            p.id.b
+                        );
+                    }
+                }
+                Err(e) => println!("{what:<30} error: {e}"),
+            }
+        };
+    let tol = Tolerances::<T>::default();
+    show(
+        "cube resting on slab",
+        query::manifold(
+            &below,
+            &slab,
+            &Isometry3::translation(h(0.2), h(0.49), h(0.1)),
+            &cube,
+            h(0.01),
+            &tol,
+        ),
+    );
+    show(
+        "cube on an edge",
+        query::manifold(&below, &slab, &tilt, &cube, h(0.01), &tol),
+    );
+    show(
+        "capsule lying on slab",
+        query::manifold(
+            &below,
+            &slab,
+            &Isometry3::translation(h(0.0), h(0.19), h(0.0)),
+            &capsule,
+            h(0.01),
+            &tol,
+        ),
+    );
+    show(
+        "ball on slab",
+        query::manifold(
+            &below,
+            &slab,
+            &Isometry3::translation(h(0.0), h(0.28), h(0.0)),
+            &ball,
+            h(0.01),
+            &tol,
+        ),
+    );
+    let ground = Cuboid::new(Vector2::new(h(3.0), h(0.5)));
+    let r = Cuboid::new(Vector2::new(h(0.4), h(0.2)));
+    match query::manifold(
+        &Isometry2::translation(h(0.0), h(-0.5)),
+        &ground,
+        &Isometry2::new(Vector2::new(h(0.3), h(0.19)), h(0.02)),
+        &r,
+        h(0.01),
+        &tol,
+    ) {
+        Ok(m) => {
+            println!(
+                "{:<30} normal ({:.4}, {:.4}), {} point(s)",
+                "2D rectangle on ground",
+                m.normal.x,
+                m.normal.y,
+                m.len()
+            );
+            for p in m.points() {
+                println!(
+                    "    separation {:>9.5}  on A ({:.4}, {:.4})  on B ({:.4}, {:.4})",
+                    p.separation, p.point_a.x, p.point_a.y, p.point_b.x, p.point_b.y
+                );
+            }
+        }
+        Err(e) => println!("2D rectangle on ground: error: {e}"),
+    }
+}
+
+/// Writes `docs/img/manifolds.svg`: three 2D manifolds (shapes, normal, clipped points).
+fn manifold_svg() -> std::io::Result<()> {
+    let tol = Tolerances::<f64>::default();
+    let ground = Cuboid::new(Vector2::new(1.2, 0.3));
+    let shapes: [(Cuboid<f64, 2>, Isometry2<f64>); 3] = [
+        (
+            Cuboid::new(Vector2::new(0.5, 0.25)),
+            Isometry2::new(Vector2::new(-2.6, 0.23), 0.0),
+        ),
+        (
+            Cuboid::new(Vector2::new(0.5, 0.25)),
+            Isometry2::new(Vector2::new(0.0, 0.45), 0.5),
+        ),
+        (
+            Cuboid::new(Vector2::new(0.4, 0.4)),
+            Isometry2::new(Vector2::new(2.6, 0.36), 0.05),
+        ),
+    ];
+    let mut svg = String::from(
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4.5 -1.8 9 2.6' width='900' height='260'>\n<g transform='scale(1,-1)'>\n",
+    );
+    let poly = |c: &Cuboid<f64, 2>, p: &Isometry2<f64>, fill: &str| {
+        let h = c.half_extents;
+        let pts: Vec<String> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|(sx, sy)| {
+                let q = p * Point2::new(sx * h.x, sy * h.y);
+                format!("{:.4},{:.4}", q.x, q.y)
+            })
+            .collect();
+        format!(
+            "<polygon points='{}' fill='{fill}' stroke='black' stroke-width='0.01'/>\n",
+            pts.join(" ")
+        )
+    };
+    for (k, (shape, pose)) in shapes.iter().enumerate() {
+        let base = Isometry2::translation(-2.6 + 2.6 * k as f64, -0.3);
+        svg += &poly(&ground, &base, "#dde");
+        let m = query::manifold(&base, &ground, pose, shape, 0.02, &tol)
+            .map_err(std::io::Error::other)?;
+        svg += &poly(shape, pose, "#fdb");
+        for p in m.points() {
+            svg += &format!(
+                "<circle cx='{:.4}' cy='{:.4}' r='0.04' fill='red'/>\n",
+                p.point_a.x, p.point_a.y
+            );
+            svg += &format!(
+                "<circle cx='{:.4}' cy='{:.4}' r='0.03' fill='blue'/>\n",
+                p.point_b.x, p.point_b.y
+            );
+            let e = p.point_a + m.normal.into_inner() * 0.4;
+            svg += &format!(
+                "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='green' stroke-width='0.015'/>\n",
+                p.point_a.x, p.point_a.y, e.x, e.y
+            );
+        }
+    }
+    svg += "</g>\n</svg>\n";
+    std::fs::create_dir_all("docs/img")?;
+    std::fs::write("docs/img/manifolds.svg", svg)?;
+    println!(
+        "\nwrote docs/img/manifolds.svg (red: points on A, blue: on B, green: normal from A to B)"
+    );
+    Ok(())
+}
+
 fn header(title: &str) {
     println!("\n== {title}");
     println!(
@@ -396,5 +577,11 @@ fn main() {
     contacts::<f32>();
     contact_header("contacts, fixed-point I40F24");
     contacts::<simba::scalar::FixedI40F24>();
+    manifolds::<f64>("f64");
+    manifolds::<f32>("f32");
+    manifolds::<simba::scalar::FixedI40F24>("fixed-point I40F24");
+    if let Err(e) = manifold_svg() {
+        println!("\n(could not write docs/img/manifolds.svg: {e})");
+    }
     warm_start();
 }
