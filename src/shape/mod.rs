@@ -9,6 +9,7 @@ mod ball;
 mod capsule;
 mod combine;
 mod cuboid;
+mod hull;
 mod polytope;
 mod round3;
 mod rounded;

@@ -1,29 +1,159 @@
-//! Polytope: the convex hull of a point cloud.
+//! Polytope: the convex hull of a point cloud, with faces and a hill-climbing support map
+//! in 2D and 3D.
 
+use super::hull::{self, HullMesh, Tol};
 use super::{SupportMap, check_finite};
+use crate::real::{is_fixed, lit};
 use crate::{Real, ShapeError};
-use nalgebra::{Point, SVector};
+use nalgebra::{Point, SVector, Unit};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The convex hull of a finite point cloud, in any dimension. The points need not be in
 /// convex position (interior points never win a support query) and may repeat.
 ///
+/// In 2D and 3D the hull is computed at construction: its [`faces`](Self::faces) (2D:
+/// edges; 3D: coplanar triangles merged into polygons), its corner
+/// [`vertices`](Self::vertices), and a vertex graph that lets [`SupportMap::support`]
+/// hill-climb from the previous answer instead of scanning every point once the hull
+/// has at least [`HILL_CLIMB_MIN_VERTICES`](Self::HILL_CLIMB_MIN_VERTICES) vertices.
+/// The support *value* `d·support(d)` equals the brute-force maximum over the points
+/// (tested bit for bit on thousands of directions for clouds with coplanar, collinear,
+/// duplicate and interior points in f32, f64 and FixedI40F24), and the point is the
+/// same one brute force returns except between rounding-tied points.
+///
+/// Degenerate clouds (one point, duplicates only, collinear, or in 3D coplanar within the
+/// tolerance) and other dimensions get no faces and no vertices; their support map is
+/// brute force over the points, and every query still works.
+///
 /// ```
 /// use convex_proximity::shape::{Polytope, SupportMap};
-/// use nalgebra::{Point2, Vector2};
+/// use nalgebra::{Point2, Point3, Vector2, Vector3};
 /// let tri = Polytope::try_new(vec![
 ///     Point2::new(0.0, 0.0), Point2::new(1.0, 0.0), Point2::new(0.0, 1.0), Point2::new(0.2, 0.2),
 /// ]).unwrap();
 /// assert_eq!(tri.support(&Vector2::new(1.0, 0.1)), Point2::new(1.0, 0.0));
+/// assert_eq!(tri.vertices(), &[0, 1, 2]); // the interior point is not a vertex
+/// assert_eq!(tri.faces().len(), 3);
 /// assert!(Polytope::<f64, 2>::try_new(vec![]).is_err());
+///
+/// // A unit cube in f32 with a point on a face: 6 quadrilateral faces, 8 vertices.
+/// let mut pts: Vec<Point3<f32>> = (0..8)
+///     .map(|m| Point3::new((m & 1) as f32, (m >> 1 & 1) as f32, (m >> 2 & 1) as f32))
+///     .collect();
+/// pts.push(Point3::new(0.5, 0.5, 1.0));
+/// let cube = Polytope::try_new(pts).unwrap();
+/// assert_eq!(cube.faces().len(), 6);
+/// assert_eq!(cube.vertices().len(), 8);
+/// assert_eq!(cube.support(&Vector3::new(1.0, 1.0, 1.0)), Point3::new(1.0, 1.0, 1.0));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polytope<T: Real, const D: usize> {
     points: Vec<Point<T, D>>,
     center: Point<T, D>,
+    vertices: Vec<usize>,
+    faces: Vec<Face<T, D>>,
+    climb: Option<Climb<T, D>>,
 }
 
+/// A face of a [`Polytope`]'s hull: in 3D a convex polygon (coplanar hull triangles
+/// merged), in 2D an edge of the hull polygon. Local frame of the polytope.
+///
+/// ```
+/// use convex_proximity::shape::Polytope;
+/// use nalgebra::{Point2, Vector2};
+/// let sq = Polytope::try_new(vec![
+///     Point2::new(0.0, 0.0), Point2::new(1.0, 0.0), Point2::new(1.0, 1.0), Point2::new(0.0, 1.0),
+/// ]).unwrap();
+/// let f = &sq.faces()[sq.face_towards(&Vector2::new(0.1, -1.0)).unwrap()];
+/// assert_eq!(f.vertex_indices(), &[0, 1]); // the bottom edge, CCW order
+/// assert_eq!(f.normal().into_inner(), Vector2::new(0.0, -1.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Face<T: Real, const D: usize> {
+    normal: Unit<SVector<T, D>>,
+    vertices: Box<[usize]>,
+    id: usize,
+}
+
+impl<T: Real, const D: usize> Face<T, D> {
+    /// The outward unit normal (unit up to the rounding of `T`).
+    #[must_use]
+    pub fn normal(&self) -> Unit<SVector<T, D>> {
+        self.normal
+    }
+
+    /// The face's vertices as indices into [`Polytope::points`], counter-clockwise seen
+    /// from outside (3D); in 2D the edge `[from, to]` of the counter-clockwise polygon.
+    #[must_use]
+    pub fn vertex_indices(&self) -> &[usize] {
+        &self.vertices
+    }
+
+    /// The face's id: its index in [`Polytope::faces`], stable for a given point list.
+    #[must_use]
+    pub fn id(&self) -> usize {
+        self.id
+    }
+}
+
+/// The last support answer (a graph node), shared by all threads: a hint only, so
+/// `Relaxed` suffices and a race costs at most a longer climb.
+#[derive(Debug, Default)]
+struct WarmStart(AtomicU32);
+
+impl Clone for WarmStart {
+    fn clone(&self) -> Self {
+        Self(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+impl PartialEq for WarmStart {
+    fn eq(&self, _: &Self) -> bool {
+        true // a cache, not part of the shape
+    }
+}
+
+/// The hill-climbing support map: the graph of every point that may win a support query
+/// (docs in `hull.rs`), in CSR form.
+#[derive(Clone, Debug, PartialEq)]
+struct Climb<T: Real, const D: usize> {
+    /// Node positions (copies of the points, contiguous for the climb).
+    nodes: Vec<Point<T, D>>,
+    /// Node → index in `points` (ascending: ties go to the lowest, as in brute force).
+    index: Vec<u32>,
+    offsets: Vec<u32>,
+    nbrs: Vec<u32>,
+    /// Plateau band `|d|∞ · band + band_abs`: values within it of the best are explored.
+    band: T,
+    band_abs: T,
+    /// Below this `|d|∞` the climb is not trusted (fixed-point rounding): brute force.
+    min_dir: T,
+    last: WarmStart,
+}
+
+/// How many plateau nodes the final exploration holds on the stack before it hands the
+/// query to brute force (a face with many tied points, `d = 0`).
+const PLATEAU: usize = 96;
+
+/// Facet tolerance in units of the input's resolution (`ε · scale`): 16 ulps covers the
+/// rounding of the input coordinates and of the f64 orientation tests with room to spare.
+const PLANE_ULPS: f64 = 16.0;
+
+/// Fixed-point: directions with `|d|∞` below this fall back to brute force (the absolute
+/// rounding of each product, one ulp, is then no longer small against the gaps between
+/// interior and hull points that the graph relies on).
+const FIXED_MIN_DIR: f64 = 1.0 / 1024.0;
+
 impl<T: Real, const D: usize> Polytope<T, D> {
+    /// Hulls with at least this many graph vertices (hull vertices plus points lying on
+    /// the surface within the tolerance) answer support queries by hill climbing; smaller
+    /// ones (and clouds without a hull) by brute force.
+    pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
+
     /// The hull of `points`.
+    ///
+    /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` typical,
+    /// in f64): see [`faces`](Self::faces) for the tolerances.
     ///
     /// # Errors
     /// [`ShapeError::Empty`] for no points, [`ShapeError::NonFinite`] (with the index of the
@@ -42,9 +172,19 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         for p in &points {
             sum += p - origin;
         }
-        let n: T = crate::real::lit(points.len() as f64);
+        let n: T = lit(points.len() as f64);
         let center = origin + sum / n;
-        Ok(Self { points, center })
+        let mut out = Self {
+            points,
+            center,
+            vertices: Vec::new(),
+            faces: Vec::new(),
+            climb: None,
+        };
+        if let Some((mesh, tol)) = out.hull() {
+            out.install(mesh, &tol);
+        }
+        Ok(out)
     }
 
     /// The points as given.
@@ -52,13 +192,165 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     pub fn points(&self) -> &[Point<T, D>] {
         &self.points
     }
-}
 
-impl<T: Real, const D: usize> SupportMap<T, D> for Polytope<T, D> {
+    /// The hull's corner vertices as indices into [`points`](Self::points), ascending.
+    /// Interior points, repeated points (only the first copy counts) and points in the
+    /// middle of a face or edge are not vertices. Empty when there is no hull (D ∉ {2, 3}
+    /// or a degenerate cloud).
+    ///
+    /// ```
+    /// use convex_proximity::shape::Polytope;
+    /// use nalgebra::Point2;
+    /// let p = Polytope::try_new(vec![
+    ///     Point2::new(0.0f32, 0.0), Point2::new(2.0, 0.0), Point2::new(1.0, 0.0), // on an edge
+    ///     Point2::new(2.0, 2.0), Point2::new(2.0, 2.0), Point2::new(0.0, 2.0),  // duplicate
+    /// ]).unwrap();
+    /// assert_eq!(p.vertices(), &[0, 1, 3, 5]);
+    /// ```
+    #[must_use]
+    pub fn vertices(&self) -> &[usize] {
+        &self.vertices
+    }
+
+    /// The hull's faces, in 3D convex polygons and in 2D the edges of the polygon, each
+    /// with its outward unit normal, its vertices counter-clockwise seen from outside and
+    /// its id (= its index here). Empty when there is no hull.
+    ///
+    /// **Tolerances** (relative to the cloud's scale `s` = its bounding-box size plus its
+    /// largest absolute coordinate; for fixed-point the absolute resolution): a point is
+    /// outside a facet when more than `τ = 16 ε s` in front of its plane; adjacent triangles
+    /// merge into one face when their normals agree in sign and all their vertices lie
+    /// within `τ` of the largest one's plane (an angle of about `τ / size`); polygon
+    /// vertices within `τ` of the line through their neighbours are dropped. `ε` is
+    /// `T::default_epsilon()` (f64 2.2e-16, f32 1.2e-7, FixedI40F24 6e-8).
+    ///
+    /// ```
+    /// use convex_proximity::shape::Polytope;
+    /// use nalgebra::{Point3, Vector3};
+    /// // A square pyramid: 4 triangles and the square base.
+    /// let p = Polytope::try_new(vec![
+    ///     Point3::new(-1.0, -1.0, 0.0), Point3::new(1.0, -1.0, 0.0), Point3::new(1.0, 1.0, 0.0),
+    ///     Point3::new(-1.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0),
+    /// ]).unwrap();
+    /// let sizes: Vec<usize> = p.faces().iter().map(|f| f.vertex_indices().len()).collect();
+    /// assert_eq!(sizes.iter().filter(|&&n| n == 3).count(), 4);
+    /// let base = &p.faces()[p.face_towards(&Vector3::new(0.0, 0.0, -1.0)).unwrap()];
+    /// assert_eq!(base.vertex_indices().len(), 4);
+    /// assert_eq!(base.normal().into_inner(), Vector3::new(0.0, 0.0, -1.0));
+    /// ```
+    #[must_use]
+    pub fn faces(&self) -> &[Face<T, D>] {
+        &self.faces
+    }
+
+    /// The id of the face whose outward normal has the largest dot product with `dir`
+    /// (the first of equal ones), or `None` without faces. Linear in the number of faces.
+    ///
+    /// ```
+    /// use convex_proximity::shape::Polytope;
+    /// use nalgebra::{Point2, Vector2};
+    /// let p = Polytope::try_new(vec![Point2::new(0.0, 0.0), Point2::new(1.0, 0.0), Point2::new(0.0, 1.0)]).unwrap();
+    /// let f = p.face_towards(&Vector2::new(1.0, 1.0)).unwrap();
+    /// assert_eq!(p.faces()[f].vertex_indices(), &[1, 2]); // the hypotenuse
+    /// let line = Polytope::try_new(vec![Point2::new(0.0, 0.0), Point2::new(1.0, 0.0)]).unwrap();
+    /// assert_eq!(line.face_towards(&Vector2::new(0.0, 1.0)), None); // degenerate: no faces
+    /// ```
+    #[must_use]
+    pub fn face_towards(&self, dir: &SVector<T, D>) -> Option<usize> {
+        let mut best: Option<(usize, T)> = None;
+        for f in &self.faces {
+            let d = f.normal.dot(dir);
+            if best.is_none_or(|(_, b)| d > b) {
+                best = Some((f.id, d));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Computes the hull in f64 (D = 2 or 3), with the tolerances documented at
+    /// [`faces`](Self::faces).
+    fn hull(&self) -> Option<(HullMesh, Tol)> {
+        if D != 2 && D != 3 {
+            return None;
+        }
+        let mut pts = Vec::with_capacity(self.points.len());
+        for p in &self.points {
+            let mut q = [0.0f64; 3];
+            for k in 0..D {
+                q[k] = nalgebra::try_convert::<T, f64>(p[k])?;
+            }
+            pts.push(q);
+        }
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for q in &pts {
+            for k in 0..D {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        // Work about the bounding-box centre; scale = box size + absolute magnitude.
+        let mid: [f64; 3] =
+            core::array::from_fn(|k| if k < D { (lo[k] + hi[k]) / 2.0 } else { 0.0 });
+        let size = (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+        let abs = (0..D)
+            .map(|k| lo[k].abs().max(hi[k].abs()))
+            .fold(0.0, f64::max);
+        for q in &mut pts {
+            for k in 0..D {
+                q[k] -= mid[k];
+            }
+        }
+        let tol = tolerances::<T>(D, size, abs);
+        let mesh = if D == 2 {
+            hull::hull2(&pts, &tol)
+        } else {
+            hull::hull3(&pts, &tol)
+        };
+        mesh.ok().map(|m| (m, tol))
+    }
+
+    /// Stores the hull's faces, vertices and (for large hulls) the climbing graph.
+    fn install(&mut self, mesh: HullMesh, tol: &Tol) {
+        self.faces = mesh
+            .faces
+            .iter()
+            .enumerate()
+            .map(|(id, (v, n))| Face {
+                normal: Unit::new_unchecked(SVector::from_fn(|k, _| lit(n[k]))),
+                vertices: v.clone().into_boxed_slice(),
+                id,
+            })
+            .collect();
+        self.vertices = mesh.vertices;
+        if mesh.nodes.len() < Self::HILL_CLIMB_MIN_VERTICES {
+            return;
+        }
+        let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(0.0);
+        let (band, band_abs, min_dir) = if is_fixed::<T>() {
+            // Each product rounds by one ulp: D ulps per dot product, twice for a gap.
+            (tol.band, 2.0 * D as f64 * eps, FIXED_MIN_DIR)
+        } else {
+            (tol.band, 0.0, 0.0)
+        };
+        self.climb = Some(Climb {
+            nodes: mesh
+                .nodes
+                .iter()
+                .map(|&i| self.points[i as usize])
+                .collect(),
+            index: mesh.nodes,
+            offsets: mesh.offsets,
+            nbrs: mesh.nbrs,
+            band: lit(band),
+            band_abs: lit(band_abs),
+            min_dir: lit(min_dir),
+            last: WarmStart::default(),
+        });
+    }
+
+    /// Brute force over the points (the first of equal maxima wins).
     #[inline]
-    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        // Brute force over the vertices (the first of equal maxima wins, so the answer is
-        // deterministic).
+    fn brute_force(&self, dir: &SVector<T, D>) -> Point<T, D> {
         let mut best = self.points[0];
         let mut best_dot = dir.dot(&best.coords);
         for p in &self.points[1..] {
@@ -69,6 +361,118 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Polytope<T, D> {
             }
         }
         best
+    }
+
+    /// Steepest ascent over the graph from the last answer, then an exploration of every
+    /// node within the rounding band of the best value: on a convex polytope the vertices
+    /// above any level form a connected subgraph, so a false local maximum made by rounding
+    /// (or by the hull's tolerance) is left through nodes inside the band. A better node
+    /// restarts the ascent; ties go to the lowest point index, as in brute force. A plateau
+    /// larger than `PLATEAU` nodes (a big face with many tied points, `d = 0`) and, in
+    /// fixed-point, a direction shorter than `FIXED_MIN_DIR` go to brute force.
+    fn climb(&self, c: &Climb<T, D>, dir: &SVector<T, D>) -> Point<T, D> {
+        let dmax = dir.amax();
+        if !(dmax >= c.min_dir) {
+            return self.brute_force(dir);
+        }
+        let nb = |u: usize| &c.nbrs[c.offsets[u] as usize..c.offsets[u + 1] as usize];
+        let mut u = c.last.0.load(Ordering::Relaxed) as usize;
+        if u >= c.nodes.len() {
+            u = 0;
+        }
+        let mut best = dir.dot(&c.nodes[u].coords);
+        let band = dmax * c.band + c.band_abs;
+        let mut seen = [0u32; PLATEAU];
+        'climb: loop {
+            // Steepest ascent to a local maximum `u`.
+            loop {
+                let mut next = u;
+                for &w in nb(u) {
+                    let val = dir.dot(&c.nodes[w as usize].coords);
+                    if val > best {
+                        (best, next) = (val, w as usize);
+                    }
+                }
+                if next == u {
+                    break;
+                }
+                u = next;
+            }
+            // Plateau: every node reachable through nodes within `band` of `best`. A
+            // better node restarts the ascent; equal ones go to the lowest index.
+            let floor = best - band;
+            seen[0] = u as u32;
+            let (mut len, mut head) = (1, 0);
+            let mut arg = u;
+            while head < len {
+                let x = seen[head] as usize;
+                head += 1;
+                for &w in nb(x) {
+                    let val = dir.dot(&c.nodes[w as usize].coords);
+                    if val > best {
+                        (best, u) = (val, w as usize);
+                        continue 'climb;
+                    }
+                    if val < floor || seen[..len].contains(&w) {
+                        continue;
+                    }
+                    if len == PLATEAU {
+                        return self.brute_force(dir);
+                    }
+                    seen[len] = w;
+                    len += 1;
+                    if val == best && (w as usize) < arg {
+                        arg = w as usize;
+                    }
+                }
+            }
+            u = arg;
+            break;
+        }
+        c.last.0.store(u as u32, Ordering::Relaxed);
+        c.nodes[u]
+    }
+}
+
+/// The hull tolerances for scalar `T` in dimension `d`, for a cloud of bounding-box size
+/// `size` whose largest absolute coordinate is `abs` (see [`Polytope::faces`]).
+fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
+    let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(f64::EPSILON);
+    let s = size + abs;
+    // Input resolution (relative for floats, absolute for fixed-point) plus the f64
+    // arithmetic of the hull computation.
+    let res = if is_fixed::<T>() { eps } else { eps * s } + f64::EPSILON * s;
+    let plane = PLANE_ULPS * res;
+    let d = d as f64;
+    // Support values per unit `|d|∞`: the hull may be off by `plane` (√d·plane per unit
+    // |d|∞, counted twice for the two sides of a gap, doubled for room), and a float dot
+    // product rounds by up to d·ε·Σ|dᵢpᵢ| ≤ d²·ε·abs (twice for a gap).
+    let round = if is_fixed::<T>() {
+        0.0
+    } else {
+        2.0 * d * d * eps * abs
+    };
+    let band = 4.0 * d * plane + 2.0 * round;
+    // Interior points deeper than `margin` lose every support query by more than the band.
+    let margin = if is_fixed::<T>() {
+        2.0 * band + 4.0 * d * eps / FIXED_MIN_DIR
+    } else {
+        2.0 * band
+    };
+    Tol {
+        plane,
+        margin,
+        band,
+    }
+}
+
+impl<T: Real, const D: usize> SupportMap<T, D> for Polytope<T, D> {
+    #[inline]
+    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        match &self.climb {
+            Some(c) => self.climb(c, dir),
+            None => self.brute_force(dir),
+        }
     }
     #[inline]
     fn center(&self) -> Point<T, D> {
