@@ -91,6 +91,33 @@ fn relative<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     Ok(pose_a.inv_mul(pose_b))
 }
 
+/// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started from
+/// `cache` and storing the final simplex back into it when one is given.
+fn posed<T, R, const D: usize, A, B, O>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    cache: Option<&mut Cache<T, D>>,
+    run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
+) -> Result<O, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let rel = relative(pose_a, pose_b)?;
+    let placed = Placed::new(b, &rel);
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed(&rel));
+    let out = run(a, &placed, &mut simplex)?;
+    if let Some(c) = cache {
+        c.store(&simplex, &rel);
+    }
+    Ok(out)
+}
+
 /// Maps a distance computed in A's frame to the world frame.
 fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
@@ -149,9 +176,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let rel = relative(pose_a, pose_b)?;
-    let placed = Placed::new(b, &rel);
-    let d = gjk::distance(a, &placed, tol, &mut Simplex::new())?;
+    let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
+        gjk::distance(a, b, tol, s)
+    })?;
     Ok(to_world(pose_a, d))
 }
 
@@ -175,11 +202,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let rel = relative(pose_a, pose_b)?;
-    let placed = Placed::new(b, &rel);
-    let mut simplex = cache.seed(&rel);
-    let d = gjk::distance(a, &placed, tol, &mut simplex)?;
-    cache.store(&simplex, &rel);
+    let d = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
+        gjk::distance(a, b, tol, s)
+    })?;
     Ok(to_world(pose_a, d))
 }
 
@@ -211,9 +236,10 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let rel = relative(pose_a, pose_b)?;
-    let placed = Placed::new(b, &rel);
-    Ok(gjk::intersects(a, &placed, tol, &mut Simplex::new())?.intersects)
+    let hit = posed(pose_a, a, pose_b, b, None, |a, b, s| {
+        gjk::intersects(a, b, tol, s)
+    })?;
+    Ok(hit.intersects)
 }
 
 /// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
@@ -236,11 +262,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let rel = relative(pose_a, pose_b)?;
-    let placed = Placed::new(b, &rel);
-    let mut simplex = cache.seed(&rel);
-    let hit = gjk::intersects(a, &placed, tol, &mut simplex)?;
-    cache.store(&simplex, &rel);
+    let hit = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
+        gjk::intersects(a, b, tol, s)
+    })?;
     Ok(hit.intersects)
 }
 
