@@ -277,6 +277,88 @@ fn feature_ids_are_stable<T: Real>() {
     assert_ne!(ids(&rolled), base, "other faces, other ids");
 }
 
+/// Polytopes use their hull faces: two cube-shaped hulls face to face give the 4 corners,
+/// 2D squares the 2 ends, and a large sphere-like hull on a slab one point.
+fn hull_on_hull<T: Real>() {
+    let corners3 = |h: f64| -> Vec<Point3<T>> {
+        (0..8)
+            .map(|i| {
+                let s = |b: usize| if i & b == 0 { -h } else { h };
+                Point3::new(lit::<T>(s(1)), lit(s(2)), lit(s(4)))
+            })
+            .collect()
+    };
+    let big = convex_proximity::shape::Polytope::try_new(corners3(1.0)).unwrap();
+    let small = convex_proximity::shape::Polytope::try_new(corners3(0.5)).unwrap();
+    let pa = Isometry3::identity();
+    let pb = Isometry3::translation(lit::<T>(0.2), lit(1.48), lit(-0.1));
+    let m = query::manifold(&pa, &big, &pb, &small, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 4, "{m:?}");
+    for p in m.points() {
+        assert!((f(p.separation) + 0.02).abs() <= acc::<T>(), "{p:?}");
+    }
+    let sq = |h: f64| -> Vec<Point2<T>> {
+        [(-h, -h), (h, -h), (h, h), (-h, h)]
+            .iter()
+            .map(|&(x, y)| Point2::new(lit::<T>(x), lit(y)))
+            .collect()
+    };
+    let (a2, b2) = (
+        convex_proximity::shape::Polytope::try_new(sq(1.0)).unwrap(),
+        convex_proximity::shape::Polytope::try_new(sq(0.5)).unwrap(),
+    );
+    let m = query::manifold(
+        &Isometry2::identity(),
+        &a2,
+        &Isometry2::translation(lit::<T>(1.49), lit(0.3)),
+        &b2,
+        lit(0.0),
+        &tol(),
+    )
+    .unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    for p in m.points() {
+        assert!((f(p.separation) + 0.01).abs() <= acc::<T>(), "{p:?}");
+    }
+    // A 500-vertex sphere-like hull resting on a slab: one point at the bottom.
+    let mut rng = Rng(43);
+    let ball = convex_proximity::shape::Polytope::try_new(
+        rng.sphere_points::<3>(500, nalgebra::SVector::zeros(), 0.5)
+            .iter()
+            .map(p::<T, 3>)
+            .collect(),
+    )
+    .unwrap();
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let c = query::contact(
+        &Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0)),
+        &slab,
+        &Isometry3::translation(lit::<T>(0.0), lit(0.45), lit(0.0)),
+        &ball,
+        &tol(),
+    )
+    .unwrap();
+    let m = query::manifold(
+        &Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0)),
+        &slab,
+        &Isometry3::translation(lit::<T>(0.0), lit(0.45), lit(0.0)),
+        &ball,
+        lit(0.0),
+        &tol(),
+    )
+    .unwrap();
+    assert!(!m.is_empty() && m.len() <= 4, "{m:?}");
+    let deepest = m
+        .points()
+        .iter()
+        .map(|p| f(p.separation))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        (deepest - f(c.separation)).abs() <= 10.0 * acc::<T>(),
+        "{m:?} vs {c:?}"
+    );
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -299,4 +381,5 @@ scalar_cases!(
     rectangles_2d,
     rotated_boxes_points_on_shapes,
     feature_ids_are_stable,
+    hull_on_hull,
 );

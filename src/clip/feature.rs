@@ -4,7 +4,7 @@
 use crate::{
     Real,
     real::normalize,
-    shape::{Ball, Capsule, Cuboid, PointShape, Segment, SupportMap},
+    shape::{Ball, Capsule, Cuboid, PointShape, Polytope, Segment, SupportMap},
 };
 use nalgebra::{Point, SVector, Unit};
 
@@ -35,9 +35,10 @@ impl<T: Real, const D: usize> Default for Feature<T, D> {
 
 /// A shape that can name its faces: the feature most aligned with a direction.
 ///
-/// Implemented for [`Cuboid`] (2D, 3D: faces in closed form), [`Ball`] (its centre),
-/// [`Capsule`] and [`Segment`] (the segment when it is nearly perpendicular to the
-/// direction, else an end), [`PointShape`].
+/// Implemented for [`Cuboid`] (2D, 3D: faces in closed form), [`Polytope`] (its hull's
+/// faces, computed at construction), [`Ball`] (its centre), [`Capsule`] and [`Segment`]
+/// (the segment when it is nearly perpendicular to the direction, else an end),
+/// [`PointShape`].
 pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     /// Writes into `out` the feature whose outward normal is most aligned with `dir`
     /// (local frame). Reuses `out.vertices`' memory.
@@ -167,5 +168,45 @@ impl<T: Real> FeatureMap<T, 3> for Cuboid<T, 3> {
             let bits = side | (u32::from(su) << u) | (u32::from(sv) << v);
             out.vertices.push(corner(&self.half_extents, bits));
         }
+    }
+}
+
+/// A polytope's hull face (3D polygon, 2D edge) most aligned with `dir`: face id = its index,
+/// vertex ids = point indices. A polytope without a hull (flat or degenerate cloud) gives
+/// its support vertex.
+fn polytope_feature<T: Real, const D: usize>(
+    p: &Polytope<T, D>,
+    dir: &SVector<T, D>,
+    out: &mut Feature<T, D>,
+) {
+    match p.face_towards(dir) {
+        Some(i) => {
+            let face = &p.faces()[i];
+            out.normal = face.normal();
+            out.id = face.id() as u32;
+            out.vertices.clear();
+            out.vertices.extend(
+                face.vertex_indices()
+                    .iter()
+                    .map(|&k| (p.points()[k], k as u32)),
+            );
+        }
+        None => {
+            let s = p.support(dir);
+            let k = p.points().iter().position(|q| *q == s).unwrap_or(0);
+            point(s, k as u32, dir, out);
+        }
+    }
+}
+
+impl<T: Real> FeatureMap<T, 2> for Polytope<T, 2> {
+    fn feature(&self, dir: &SVector<T, 2>, out: &mut Feature<T, 2>) {
+        polytope_feature(self, dir, out);
+    }
+}
+
+impl<T: Real> FeatureMap<T, 3> for Polytope<T, 3> {
+    fn feature(&self, dir: &SVector<T, 3>, out: &mut Feature<T, 3>) {
+        polytope_feature(self, dir, out);
     }
 }

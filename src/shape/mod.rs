@@ -20,7 +20,7 @@ pub use ball::Ball;
 pub use capsule::Capsule;
 pub use combine::{Hull, MinkowskiSum};
 pub use cuboid::Cuboid;
-pub use polytope::Polytope;
+pub use polytope::{Face, Polytope};
 pub use round3::{Cone, Cylinder};
 pub use rounded::Rounded;
 pub use segment::{PointShape, Segment};
