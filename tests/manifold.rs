@@ -359,6 +359,65 @@ fn hull_on_hull<T: Real>() {
     );
 }
 
+/// Cylinders and cones: standing on a cap (its rim points, reduced to 4), lying on the side
+/// (2 points along the touching generator).
+fn cylinders_and_cones<T: Real>() {
+    use convex_proximity::shape::{Cone, Cylinder};
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let cyl = Cylinder::new(lit::<T>(0.4), lit::<T>(0.3));
+    // Standing: bottom cap at y = −0.01.
+    let m = query::manifold(
+        &pa,
+        &slab,
+        &Isometry3::translation(lit::<T>(0.1), lit(0.39), lit(0.0)),
+        &cyl,
+        lit(0.0),
+        &tol(),
+    )
+    .unwrap();
+    assert_eq!(m.len(), 4, "{m:?}");
+    for p in m.points() {
+        let qb = pback(&p.point_b);
+        assert!((f(p.separation) + 0.01).abs() <= 10.0 * acc::<T>(), "{p:?}");
+        assert!(
+            (((qb.x - 0.1).powi(2) + qb.z.powi(2)).sqrt() - 0.3).abs() <= 10.0 * acc::<T>(),
+            "on the rim: {p:?}"
+        );
+    }
+    // Lying along x: the side generator at y = −0.01, from x = −0.4 to 0.4.
+    let lying = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.0), lit(0.29), lit(0.0)),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_2).cast::<T>(),
+    );
+    let m = query::manifold(&pa, &slab, &lying, &cyl, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    let mut xs: Vec<f64> = m.points().iter().map(|p| pback(&p.point_b).x).collect();
+    xs.sort_by(f64::total_cmp);
+    assert!(
+        (xs[0] + 0.4).abs() <= 10.0 * acc::<T>() && (xs[1] - 0.4).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+    // A cone on its base.
+    let cone = Cone::new(lit::<T>(0.5), lit::<T>(0.3));
+    let m = query::manifold(
+        &pa,
+        &slab,
+        &Isometry3::translation(lit::<T>(0.0), lit(0.49), lit(0.0)),
+        &cone,
+        lit(0.0),
+        &tol(),
+    )
+    .unwrap();
+    assert_eq!(m.len(), 4, "{m:?}");
+    assert!(
+        m.points()
+            .iter()
+            .all(|p| (f(p.separation) + 0.01).abs() <= 10.0 * acc::<T>()),
+        "{m:?}"
+    );
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -382,4 +441,5 @@ scalar_cases!(
     rotated_boxes_points_on_shapes,
     feature_ids_are_stable,
     hull_on_hull,
+    cylinders_and_cones,
 );

@@ -4,9 +4,10 @@
 use crate::{
     Real,
     real::normalize,
-    shape::{Ball, Capsule, Cuboid, PointShape, Polytope, Segment, SupportMap},
+    shape::{Ball, Capsule, Cone, Cuboid, Cylinder, PointShape, Polytope, Segment, SupportMap},
 };
 use nalgebra::{Point, SVector, Unit};
+use nalgebra::{Point3, Vector2, Vector3};
 
 /// A feature of a shape in its local frame: a convex polygon (3D, counter-clockwise seen
 /// from outside), a segment (an edge), or a single point (a vertex or a round part),
@@ -36,8 +37,9 @@ impl<T: Real, const D: usize> Default for Feature<T, D> {
 /// A shape that can name its faces: the feature most aligned with a direction.
 ///
 /// Implemented for [`Cuboid`] (2D, 3D: faces in closed form), [`Polytope`] (its hull's
-/// faces, computed at construction), [`Ball`] (its centre), [`Capsule`] and [`Segment`]
-/// (the segment when it is nearly perpendicular to the direction, else an end),
+/// faces, computed at construction), [`Cylinder`] and [`Cone`] (a cap disc as
+/// [`CAP_POINTS`] points, or a side segment), [`Ball`] (its centre), [`Capsule`] and
+/// [`Segment`] (the segment when it is nearly perpendicular to the direction, else an end),
 /// [`PointShape`].
 pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     /// Writes into `out` the feature whose outward normal is most aligned with `dir`
@@ -208,5 +210,102 @@ impl<T: Real> FeatureMap<T, 2> for Polytope<T, 2> {
 impl<T: Real> FeatureMap<T, 3> for Polytope<T, 3> {
     fn feature(&self, dir: &SVector<T, 3>, out: &mut Feature<T, 3>) {
         polytope_feature(self, dir, out);
+    }
+}
+
+/// Points approximating a cylinder's or cone's cap disc: an inscribed regular polygon (its
+/// points lie on the rim, so on the shape).
+pub const CAP_POINTS: usize = 8;
+
+/// Whether `small ≤ large / 64`: within ~0.9° of the axis or the plane.
+fn within<T: Real>(small: T, large: T) -> bool {
+    small.abs() * crate::real::lit::<T>(64.0) <= large.abs()
+}
+
+/// The cap disc at height `y` with outward normal `±y`, counter-clockwise seen from
+/// outside; vertex ids `base + k`.
+fn cap<T: Real>(r: T, y: T, up: bool, id: u32, base: u32, out: &mut Feature<T, 3>) {
+    let sign = if up { T::one() } else { -T::one() };
+    out.normal = Unit::new_unchecked(Vector3::new(T::zero(), sign, T::zero()));
+    out.id = id;
+    out.vertices.clear();
+    let step = core::f64::consts::TAU / CAP_POINTS as f64;
+    for k in 0..CAP_POINTS {
+        // Decreasing angle is counter-clockwise seen from +y.
+        let a = if up {
+            -(k as f64) * step
+        } else {
+            k as f64 * step
+        };
+        let (c, s) = (
+            crate::real::lit::<T>(a.cos()),
+            crate::real::lit::<T>(a.sin()),
+        );
+        out.vertices
+            .push((Point3::new(r * c, y, r * s), base + k as u32));
+    }
+}
+
+impl<T: Real> FeatureMap<T, 3> for Cylinder<T> {
+    /// A cap (`CAP_POINTS` points; ids: face 0 top, 1 bottom) when `dir` is within ~0.9° of
+    /// the axis, the side segment under the rim point (face 2) when within ~0.9° of
+    /// perpendicular to it, else the support point.
+    fn feature(&self, dir: &Vector3<T>, out: &mut Feature<T, 3>) {
+        let (h, r) = (self.half_height, self.radius);
+        let side = crate::real::norm(&Vector2::new(dir.x, dir.z));
+        if within(side, dir.y) {
+            let up = dir.y > T::zero();
+            return cap(
+                r,
+                if up { h } else { -h },
+                up,
+                u32::from(!up),
+                if up { 0 } else { CAP_POINTS as u32 },
+                out,
+            );
+        }
+        if within(dir.y, side) {
+            let (x, z) = (r * (dir.x / side), r * (dir.z / side));
+            out.normal = Unit::new_unchecked(Vector3::new(dir.x / side, T::zero(), dir.z / side));
+            out.id = 2;
+            out.vertices.clear();
+            out.vertices
+                .push((Point3::new(x, -h, z), 2 * CAP_POINTS as u32));
+            out.vertices
+                .push((Point3::new(x, h, z), 2 * CAP_POINTS as u32 + 1));
+            return;
+        }
+        point(self.support(dir), 2 * CAP_POINTS as u32 + 2, dir, out);
+    }
+}
+
+impl<T: Real> FeatureMap<T, 3> for Cone<T> {
+    /// The base (`CAP_POINTS` points, face 1) when `dir` is within ~0.9° of −y; the side
+    /// generator from the apex to the rim (face 2) when `dir` is within ~0.9° of the slant
+    /// normal `(cos φ, r/2h, sin φ)`; else the support point.
+    fn feature(&self, dir: &Vector3<T>, out: &mut Feature<T, 3>) {
+        let (h, r) = (self.half_height, self.radius);
+        let side = crate::real::norm(&Vector2::new(dir.x, dir.z));
+        if dir.y < T::zero() && within(side, dir.y) {
+            return cap(r, -h, false, 1, CAP_POINTS as u32, out);
+        }
+        // On the slant: d_y / σ = r / 2h, i.e. d_y·2h − σ·r ≈ 0 relative to |d|·max(2h, r).
+        let two_h = h + h;
+        let off = dir.y * two_h - side * r;
+        if side > T::zero() && within(off, crate::real::norm(dir) * two_h.max(r)) {
+            let (c, s) = (dir.x / side, dir.z / side);
+            let n = Vector3::new(c * two_h, r, s * two_h);
+            out.normal = normalize(&n).unwrap_or_else(crate::epa::any_axis);
+            out.id = 2;
+            out.vertices.clear();
+            out.vertices
+                .push((Point3::new(r * c, -h, r * s), 2 * CAP_POINTS as u32));
+            out.vertices.push((
+                Point3::new(T::zero(), h, T::zero()),
+                2 * CAP_POINTS as u32 + 1,
+            ));
+            return;
+        }
+        point(self.support(dir), 2 * CAP_POINTS as u32 + 2, dir, out);
     }
 }

@@ -11,7 +11,7 @@
 
 mod feature;
 
-pub use feature::{Feature, FeatureMap};
+pub use feature::{CAP_POINTS, Feature, FeatureMap};
 
 use crate::{Real, epa::ContactDim};
 use nalgebra::{Const, Point, SVector, Unit};
