@@ -377,7 +377,18 @@ where
     let margin = ra + rb;
     let mut simplex = Simplex::new();
     let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
-    Ok(match normalize(&-core.v).filter(|_| !core.cores_meet()) {
+    // Touching from outside, `v` well above rounding: GJK's `−v/‖v‖` is the normal (EPA on a
+    // simplex at the origin could only guess one from a face of its first polytope).
+    let eps = T::default_epsilon();
+    let floor = if crate::real::is_fixed::<T>() {
+        eps * crate::real::lit::<T>(64.0)
+    } else {
+        T::zero()
+    };
+    let noise = eps * crate::real::lit::<T>(1024.0) * core.scale + floor;
+    let apart =
+        !core.cores_meet() || (core.termination == Termination::Touching && core.upper > noise);
+    Ok(match normalize(&-core.v).filter(|_| apart) {
         // Cores apart: GJK's answer, minus the radii (negative when the round parts overlap).
         Some(n) => Contact {
             separation: core.upper - margin,

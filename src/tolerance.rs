@@ -44,7 +44,9 @@ pub struct Tolerances<T> {
     /// usually stop earlier on a repeated support point. Range `[0, 1)`.
     pub epa_rel: T,
     /// EPA's cap on support evaluations. A run that reaches it returns the best face with
-    /// its bounds and [`crate::Termination::MaxIterations`]. Default 128; at least 1.
+    /// its bounds and [`crate::Termination::MaxIterations`]. Default 1024: deep contacts of
+    /// large, nearly round hulls (2000-vertex spheres) need several hundred to converge;
+    /// boxes need about 10. At least 1.
     pub epa_max_iterations: u32,
 }
 
@@ -59,7 +61,7 @@ impl<T: Real> Default for Tolerances<T> {
             gjk_touching: sqrt0(eps) / lit(16.0),
             gjk_max_iterations: 128,
             epa_rel: eps128,
-            epa_max_iterations: 128,
+            epa_max_iterations: 1024,
         }
     }
 }

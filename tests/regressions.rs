@@ -927,3 +927,92 @@ fn long_thin_plates_near_contact() {
         "the witnesses cannot be closer than the true gap: {d:?}"
     );
 }
+
+/// Shapes sharing a centre: GJK stops on a segment {w, −w} through the origin and the
+/// axis supports can all fall on one flat set, so EPA's seed read A − B as flat (touching,
+/// depth 0) for about half of such pairs (polytopes against themselves, crossing segments).
+/// The seed now probes along the normal of the candidates' span before calling it flat.
+#[test]
+fn shared_centre_is_not_read_as_flat() {
+    let id2 = nalgebra::Isometry2::identity();
+    let tri = Polytope::try_new(vec![
+        Point2::new(-0.8, -0.9),
+        Point2::new(0.2, 0.6),
+        Point2::new(-0.2, -0.4),
+    ])
+    .unwrap();
+    let c = query::contact(&id2, &tri, &id2, &tri, &tol()).unwrap();
+    assert!((c.separation + 0.221880078490092f64).abs() < 1e-9, "{c:?}");
+    let tet = Polytope::try_new(vec![
+        Point3::new(0.4, 0.8, -0.8),
+        Point3::new(1.0, 1.0, 0.7),
+        Point3::new(-0.6, -0.3, 0.5),
+        Point3::new(-0.1, -0.2, -0.1),
+    ])
+    .unwrap();
+    let id3 = Isometry3::identity();
+    let c = query::contact(&id3, &tet, &id3, &tet, &tol()).unwrap();
+    assert!((c.separation + 0.30343f64).abs() < 1e-4, "{c:?}");
+    // Crossing segments: a parallelogram difference, depth = its nearer edge line, 0.2/‖(1, 1.1)‖.
+    let a = Segment::new(Point2::new(-1.0, -0.9), Point2::new(1.0, 0.9));
+    let b = Segment::new(Point2::new(-1.0, -1.1), Point2::new(1.0, 1.1));
+    let c = query::contact(&id2, &a, &id2, &b, &tol()).unwrap();
+    assert!(
+        (c.separation + 0.2 / 1.1f64.hypot(1.0)).abs() < 1e-12,
+        "{c:?}"
+    );
+}
+
+/// Fixed-point: a point at the centre of a small box read 1.3e-6 apart (the projection's
+/// rounding, above a touching band proportional to the box's 0.02 size). The band now has
+/// an absolute floor of 64 ulps in fixed-point.
+#[cfg(feature = "fixed")]
+#[test]
+fn fixed_point_band_has_an_absolute_floor() {
+    type F = Fx;
+    let id = nalgebra::Isometry2::<F>::identity();
+    let p = convex_proximity::shape::PointShape::new(Point2::new(lit::<F>(0.0), lit(0.0)));
+    let b = Cuboid::new(Vector2::new(lit::<F>(0.02), lit(0.012)));
+    assert!(query::intersects(&id, &p, &id, &b, &tol()).unwrap());
+    let c = query::contact(&id, &p, &id, &b, &tol()).unwrap();
+    assert!((f(c.separation) + 0.012).abs() < 1e-4, "{c:?}");
+}
+
+/// Inside the touching band from outside (1.5e-9 apart), EPA on GJK's simplex at the origin
+/// took a normal from a face of its first polytope, 1.5 rad off. GJK's `−v/‖v‖` is used when
+/// `‖v‖` is well above rounding: the normal is continuous through touching.
+#[test]
+fn normal_is_continuous_inside_the_touching_band() {
+    let a = Cuboid::new(Vector2::new(0.4901357582194555, 0.6119840537632399));
+    let b = Cuboid::new(Vector2::new(0.24973091702209232, 0.9126926779069342));
+    let ra = nalgebra::Matrix2::new(
+        -0.030814138408688713,
+        -0.9995251316871078,
+        0.9995251316871078,
+        -0.030814138408688713,
+    );
+    let rb = nalgebra::Matrix2::new(
+        -0.019117350674773274,
+        0.9998172467522142,
+        -0.9998172467522142,
+        -0.019117350674773277,
+    );
+    let pa = nalgebra::IsometryMatrix2::from_parts(
+        nalgebra::Translation2::new(0.0, 0.0),
+        nalgebra::Rotation2::from_matrix_unchecked(ra),
+    );
+    let base = Vector2::new(-0.16715612298328775, 0.773140811733136);
+    let n = Vector2::new(0.019117350674773312, 0.9998172467522141);
+    for s in [-30i32, -5, 0, 5, 10, 14, 15, 16, 18, 20, 25, 30] {
+        let t = base + n * (s as f64 * 1e-10);
+        let pb = nalgebra::IsometryMatrix2::from_parts(
+            nalgebra::Translation2::from(t),
+            nalgebra::Rotation2::from_matrix_unchecked(rb),
+        );
+        let c = query::contact(&pa, &a, &pb, &b, &tol()).unwrap();
+        assert!(
+            (c.normal.into_inner() - n).norm() < 1e-6,
+            "offset {s}e-10: {c:?}"
+        );
+    }
+}

@@ -320,62 +320,79 @@ where
             }
         }
     }
-    // The largest simplex around the origin over every (D + 1)-subset of the candidates
-    // (at most C(3D + 1, D + 1): 35 in 2D, 210 in 3D; this path is rare).
-    let n = pts.len();
-    let mut idx = [0usize; crate::MAX_DIM + 1];
-    let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
-    let k = D + 1;
-    if n >= k {
-        for (i, slot) in idx.iter_mut().enumerate().take(k) {
-            *slot = i;
-        }
-        loop {
-            if let Some((m, det)) = around_origin(pts, &idx[..k], tol.gjk_touching)
-                && inside(m)
-                && det > best.as_ref().map_or(T::zero(), |b| b.1)
-            {
-                best = Some((idx, det));
-            }
-            // Next combination in lexicographic order.
-            let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {
-                break;
-            };
-            idx[i] += 1;
-            for j in i + 1..k {
-                idx[j] = idx[j - 1] + 1;
-            }
-        }
-    }
-    match best {
-        Some((chosen, _)) => {
+    // The largest simplex around the origin among the candidates. None: the candidates
+    // span less than D dimensions; probe along the normal of their span (GS) before calling
+    // A − B flat: only if it has no extent either way is it (the axis supports can all fall
+    // on one flat set, e.g. shapes sharing a centre). Each round adds a dimension.
+    for _ in 0..=D {
+        if let Some(chosen) = largest_around_origin(pts, tol) {
+            let k = D + 1;
             // The chosen indices increase, so swapping each into place keeps the rest.
             for (slot, &i) in chosen[..k].iter().enumerate() {
                 pts.swap(slot, i);
             }
             pts.truncate(k);
-            Ok(Seed::Simplex { iterations })
+            return Ok(Seed::Simplex { iterations });
         }
-        None => Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations))),
+        let n = span_normal(pts);
+        let scale = pts.iter().fold(T::zero(), |s, p| s.max(p.w.amax()));
+        let band = tol.gjk_touching * scale;
+        let (up, down) = (
+            support(a, b, &n, limit)?,
+            support(a, b, &-n.into_inner(), limit)?,
+        );
+        iterations += 2;
+        let base = n.dot(&pts[0].w);
+        if n.dot(&up.w) - base <= band && base - n.dot(&down.w) <= band {
+            break;
+        }
+        for w in [up, down] {
+            if !pts.iter().any(|p| p.w == w.w) {
+                pts.push(w);
+            }
+        }
     }
+    Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)))
 }
 
-/// The touching contact of a flat `A − B` (the candidates span less than `D` dimensions):
-/// the normal is the axis with the largest component off their span (Gram–Schmidt),
-/// oriented from A's centre towards B's; the witnesses are GJK's closest point.
-fn flat<T: Real, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    simplex: &Simplex<T, D>,
-    tol: &Tolerances<T>,
+/// The indices of the largest `D`-simplex around the origin among `pts` (every
+/// (D + 1)-subset: at most C(3D + 5, D + 1) with the probes; this path is rare).
+fn largest_around_origin<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
-    iterations: u32,
-) -> Penetration<T, D>
-where
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
+    tol: &Tolerances<T>,
+) -> Option<[usize; crate::MAX_DIM + 1]> {
+    let n = pts.len();
+    let k = D + 1;
+    if n < k {
+        return None;
+    }
+    let mut idx = [0usize; crate::MAX_DIM + 1];
+    for (i, slot) in idx.iter_mut().enumerate().take(k) {
+        *slot = i;
+    }
+    let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
+    loop {
+        if let Some((m, det)) = around_origin(pts, &idx[..k], tol.gjk_touching)
+            && m >= -tol.gjk_touching
+            && det > best.as_ref().map_or(T::zero(), |b| b.1)
+        {
+            best = Some((idx, det));
+        }
+        // Next combination in lexicographic order.
+        let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {
+            break;
+        };
+        idx[i] += 1;
+        for j in i + 1..k {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// A unit normal of the affine span of `pts` (which spans less than `D` dimensions): the
+/// axis with the largest component off the span (Gram–Schmidt on the edges from `pts[0]`).
+fn span_normal<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Unit<SVector<T, D>> {
     let eps = T::default_epsilon();
     let mut basis: [SVector<T, D>; crate::MAX_DIM] = [SVector::zeros(); crate::MAX_DIM];
     let mut m = 0;
@@ -409,6 +426,26 @@ where
             normal = u;
         }
     }
+    normal
+}
+
+/// The touching contact of a flat `A − B` (the candidates span less than `D` dimensions
+/// and the probes along their span's normal found no extent): the normal is that span
+/// normal, oriented from A's centre towards B's; the witnesses are GJK's closest point.
+fn flat<T: Real, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: &Tolerances<T>,
+    pts: &[SupportPoint<T, D>],
+    iterations: u32,
+) -> Penetration<T, D>
+where
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let mut normal = span_normal(pts);
     if normal.dot(&(b.center() - a.center())) < T::zero() {
         normal = -normal;
     }

@@ -50,6 +50,8 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
     /// `gjk_touching × ` the largest coordinate of any support point seen: distances
     /// below it read as touching.
     pub(crate) band: T,
+    /// That largest coordinate (the pair's size).
+    pub(crate) scale: T,
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
@@ -139,6 +141,7 @@ where
             iterations: 0,
             termination: Termination::Contained,
             band: T::zero(),
+            scale: T::zero(),
         };
         // The pair's size: the largest offset of a support point from its shape's centre,
         // or coordinate of A − B, seen so far (never where the shapes sit in their frames,
@@ -148,6 +151,13 @@ where
         let extent =
             |s: &SupportPoint<T, D>| s.w.amax().max((s.a - ca).amax()).max((s.b - cb).amax());
         let mut seen = extent(&p);
+        // Fixed-point: 64 ulps absolute, the resolution of the projection's arithmetic
+        // (a point at a small box's centre read 1.3e-6 apart).
+        let floor = if crate::real::is_fixed::<T>() {
+            T::default_epsilon() * crate::real::lit(64.0)
+        } else {
+            T::zero()
+        };
         let tol = *self.tol;
         if full || out.upper == T::zero() {
             // The origin is a point of A − B (or inside the warm simplex).
@@ -160,7 +170,8 @@ where
             let sp = SupportPoint::new(pa, pb);
             check_range(&sp, limit)?;
             seen = seen.max(extent(&sp));
-            out.band = tol.gjk_touching * seen;
+            out.band = tol.gjk_touching * seen + floor;
+            out.scale = seen;
             // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
             let vw = v.dot(&sp.w);
             if vw > T::zero() {
@@ -193,7 +204,7 @@ where
                 return Ok(out);
             };
             let nc = norm(&c.v);
-            if c.full || nc <= tol.gjk_touching * c.scale.max(seen) {
+            if c.full || nc <= tol.gjk_touching * c.scale.max(seen) + floor {
                 (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
                 out.termination = if c.full {
                     Termination::Contained
