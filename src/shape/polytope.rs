@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 ///
 /// In 2D and 3D the hull is computed at construction: its [`faces`](Self::faces) (2D:
 /// edges; 3D: coplanar triangles merged into polygons), its corner
-/// [`vertices`](Self::vertices), and a vertex graph that lets [`SupportMap::support`]
+/// [`vertices`](Self::vertices), and (3D) a vertex graph that lets [`SupportMap::support`]
 /// hill-climb from the previous answer instead of scanning every point once the hull
 /// has at least [`HILL_CLIMB_MIN_VERTICES`](Self::HILL_CLIMB_MIN_VERTICES) vertices.
+/// 2D scans: a polygon's vertices have only two neighbours, too few for climbing.
 /// The support *value* `d·support(d)` equals the brute-force maximum over the points
 /// (tested bit for bit on thousands of directions for clouds with coplanar, collinear,
 /// duplicate and interior points in f32, f64 and FixedI40F24), and the point is the
@@ -322,7 +323,10 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             })
             .collect();
         self.vertices = mesh.vertices;
-        if mesh.nodes.len() < Self::HILL_CLIMB_MIN_VERTICES {
+        // 3D only: a polygon's vertices have two neighbours each, so a climb from an
+        // unrelated previous answer walks a quarter of the polygon on average (measured
+        // slower than the scan on a 1000-vertex circle, docs/PERFORMANCE.md).
+        if D != 3 || mesh.nodes.len() < Self::HILL_CLIMB_MIN_VERTICES {
             return;
         }
         let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(0.0);
