@@ -172,9 +172,9 @@ impl<T: Real> Polytope3<T> {
         }
     }
 
-    /// The initial polytope from GJK's simplex (docs/epa.md §3.1): a tetrahedron as is; a
-    /// triangle with supports along ± its normal (two tetrahedra); a segment with three
-    /// supports at 120° around it (a triangular bipyramid); a point is a touching contact.
+    /// The initial polytope: the tetrahedron [`super::seed`] chooses around the origin
+    /// from GJK's simplex (docs/epa.md §3.1), faces oriented outward and linked; a flat
+    /// `A − B` is already the (touching) answer.
     fn init<A, B>(
         &mut self,
         a: &A,
