@@ -3,8 +3,8 @@
 //! docs/epa.md).
 //!
 //! One entry point, specialised by dimension through the sealed trait [`ContactDim`]:
-//! 2D expands a polygon ([`polygon2`]), 3D a polytope of triangles in a binary heap with
-//! adjacency links ([`polytope3`]). Calling it in another dimension does not compile.
+//! 2D expands a polygon (`polygon2.rs`), 3D a polytope of triangles in a binary heap with
+//! adjacency links (`polytope3.rs`). Calling it in another dimension does not compile.
 //!
 //! Like GJK it works on the shapes' cores; [`crate::query::contact`] adds the radii.
 
