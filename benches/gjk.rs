@@ -11,12 +11,14 @@
 //! query. Mean GJK iteration counts are printed to stderr before timing (lines `iters`).
 //! Run: `cargo bench --bench gjk` (about two minutes).
 
+mod common;
+use common::SplitMix64;
 use convex_proximity::{
     Real, Tolerances, lit, query,
     shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
 };
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::{Const, Isometry, Point, Rotation, SMatrix, SVector, Translation};
+use nalgebra::{Const, Isometry, Point, Rotation, SVector, Translation};
 use simba::scalar::FixedI40F24;
 use std::hint::black_box;
 use std::time::Duration;
@@ -27,52 +29,6 @@ const CONFIGS: [(&str, f64); 3] = [("separated", 0.5), ("close", 1e-3), ("overla
 const OVERLAP_FRACTION: f64 = 0.8;
 
 type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
-
-/// splitmix64: tiny and deterministic.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-    fn unit_vec<const D: usize>(&mut self) -> SVector<f64, D> {
-        loop {
-            let v = SVector::<f64, D>::from_fn(|_, _| self.range(-1.0, 1.0));
-            let n = v.norm();
-            if n > 1e-2 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-    /// A random rotation: Gram–Schmidt on random unit columns, det forced to +1.
-    fn rotation<const D: usize>(&mut self) -> Rotation<f64, D> {
-        let mut q = SMatrix::<f64, D, D>::zeros();
-        let mut k = 0;
-        while k < D {
-            let mut v = self.unit_vec::<D>();
-            for j in 0..k {
-                let proj = q.column(j).dot(&v);
-                v -= q.column(j) * proj;
-            }
-            let n = v.norm();
-            if n > 1e-3 {
-                q.set_column(k, &(v / n));
-                k += 1;
-            }
-        }
-        if nalgebra::DMatrix::from_column_slice(D, D, q.as_slice()).determinant() < 0.0 {
-            q.column_mut(0).neg_mut();
-        }
-        Rotation::from_matrix_unchecked(q)
-    }
-}
 
 /// The smallest `t` in `[0, 10]` with `dist(t) >= gap` (bisection).
 fn bisect(gap: f64, dist: impl Fn(f64) -> f64) -> f64 {

@@ -13,6 +13,8 @@
 //! [`BATCH`] for the time per query. Mean point counts are printed to stderr before timing
 //! (lines `manifold`). Run: `cargo bench --bench manifold` (under a minute).
 
+mod common;
+use common::SplitMix64;
 use convex_proximity::{
     Real, Tolerances, clip,
     clip::FeatureMap,
@@ -35,22 +37,6 @@ const GROUND: [f64; 3] = [1.0, 0.5, 1.0];
 const BOX: [f64; 3] = [0.5, 0.4, 0.6];
 
 type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
-
-/// splitmix64: tiny and deterministic.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-}
 
 /// A random rotation of dimension `D` (2 or 3) and a small tilt of B from lying flat.
 trait Placement<const D: usize> {

@@ -26,6 +26,8 @@
 //! The `warm` group times a slowly moving pair (3D, f64): our cold `distance`, our
 //! `distance_with_cache`, and parry, over a closed path of [`PATH`] steps.
 
+mod common;
+use common::SplitMix64;
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,38 +46,6 @@ const OVERLAP_FRACTION: f64 = 0.8;
 // ---------------------------------------------------------------------------------------
 // Seeded inputs, in f64
 // ---------------------------------------------------------------------------------------
-
-/// splitmix64 (Steele, Lea, Flood 2014): tiny, deterministic, good enough for inputs.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// Uniform on the unit sphere of dimension `N - 1` (rejection from the cube).
-    fn unit_vec<const N: usize>(&mut self) -> [f64; N] {
-        loop {
-            let v: [f64; N] = std::array::from_fn(|_| self.range(-1.0, 1.0));
-            let n2: f64 = v.iter().map(|x| x * x).sum();
-            if n2 > 1e-4 && n2 <= 1.0 {
-                let n = n2.sqrt();
-                return v.map(|x| x / n);
-            }
-        }
-    }
-}
 
 /// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
 #[derive(Clone, Copy, Debug)]

@@ -27,6 +27,8 @@
 //! Hull on hull is not here yet: `Polytope` did not implement `FeatureMap` at the commit
 //! these benches were first measured on (`679045a`); it does from `d52d70b` on.
 
+mod common;
+use common::SplitMix64;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -38,34 +40,6 @@ const PREDICTION: f64 = 0.01;
 const MAX_TILT_DEG: f64 = 2.0;
 /// The target signed distances are uniform in this range.
 const SEPARATION_RANGE: (f64, f64) = (-0.01, 0.005);
-
-/// splitmix64 (Steele, Lea, Flood 2014): tiny, deterministic, good enough for inputs.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64))
-    }
-    /// Uniform on the unit sphere of dimension `N - 1` (rejection from the cube).
-    fn unit_vec<const N: usize>(&mut self) -> [f64; N] {
-        loop {
-            let v: [f64; N] = std::array::from_fn(|_| self.range(-1.0, 1.0));
-            let n2: f64 = v.iter().map(|x| x * x).sum();
-            if n2 > 1e-4 && n2 <= 1.0 {
-                let n = n2.sqrt();
-                return v.map(|x| x / n);
-            }
-        }
-    }
-}
 
 /// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
 #[derive(Clone, Copy, Debug)]
