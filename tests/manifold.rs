@@ -418,6 +418,52 @@ fn cylinders_and_cones<T: Real>() {
     );
 }
 
+/// Under a tiny motion the points move by about as much and keep their ids, for a box, a
+/// cube-shaped hull and a cylinder resting on a slab (a solver warm-starts on that).
+fn points_move_continuously<T: Real>() {
+    use convex_proximity::shape::{Cylinder, Polytope};
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let corners: Vec<Point3<T>> = (0..8)
+        .map(|i| {
+            let s = |b: usize| if i & b == 0 { -0.5 } else { 0.5 };
+            Point3::new(lit::<T>(s(1)), lit(s(2)), lit(s(4)))
+        })
+        .collect();
+    let hull = Polytope::try_new(corners).unwrap();
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let cyl = Cylinder::new(lit::<T>(0.5), lit::<T>(0.4));
+    let shapes: [&dyn convex_proximity::clip::FeatureMap<T, 3>; 3] = [&cube, &hull, &cyl];
+    let step = 1e-3;
+    for (k, shape) in shapes.iter().enumerate() {
+        let at = |dx: f64, ang: f64| {
+            Isometry3::from_parts(
+                Translation3::new(lit::<T>(0.1 + dx), lit(0.49), lit(0.0)),
+                UnitQuaternion::from_euler_angles(0.0, 0.2 + ang, 0.0).cast::<T>(),
+            )
+        };
+        let m0 = query::manifold(&pa, &slab, &at(0.0, 0.0), *shape, lit(0.0), &tol()).unwrap();
+        let m1 = query::manifold(&pa, &slab, &at(step, step), *shape, lit(0.0), &tol()).unwrap();
+        assert!(
+            m0.len() >= 3 && m0.len() == m1.len(),
+            "shape {k}: {m0:?} / {m1:?}"
+        );
+        for p in m0.points() {
+            let q = m1
+                .points()
+                .iter()
+                .find(|q| q.id == p.id)
+                .unwrap_or_else(|| panic!("shape {k}: id {:?} lost", p.id));
+            // A rotation by `step` moves points 0.7 from the axis by 0.7·step, plus `step`.
+            let moved = (pback(&q.point_b) - pback(&p.point_b)).norm();
+            assert!(
+                moved <= 3.0 * step + 10.0 * acc::<T>(),
+                "shape {k}: point moved {moved}"
+            );
+        }
+    }
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -442,4 +488,5 @@ scalar_cases!(
     feature_ids_are_stable,
     hull_on_hull,
     cylinders_and_cones,
+    points_move_continuously,
 );
