@@ -289,7 +289,10 @@ where
     /// `None` when the projection falls outside the subset (a barycentric coordinate below
     /// `−touching`): then it is no point of `A − B` and `‖v‖` no upper bound. Coordinates in
     /// `[−touching, 0)` are rounding and are clamped to 0 for the witnesses.
-    fn closest_of(&self, set: u8, touching: T) -> Option<Closest<T, D>> {
+    ///
+    /// `fast`: Johnson's coordinates only, no projection; [`Self::solve`] accepts them when
+    /// [`Self::optimal`] certifies the point (well-conditioned simplices, most of them).
+    fn closest_of(&self, set: u8, touching: T, fast: bool) -> Option<Closest<T, D>> {
         let n = D + 1;
         let det = &self.det.as_ref()[set as usize * n..set as usize * n + n];
         let mut sum = T::zero();
@@ -311,7 +314,11 @@ where
                 scale = scale.max(pts[i].w.amax());
             }
         }
-        let projected = project(pts, set, k, &mut slots);
+        let projected = if fast {
+            None
+        } else {
+            project(pts, set, k, &mut slots)
+        };
         let lambda = slots.as_mut();
         let v = match projected {
             Some(v) => v,
@@ -380,11 +387,15 @@ where
         loop {
             let set = s | nb;
             if !(full && set == self.bits) && self.proper(set) && self.maximal(set) {
-                if let Some(c) = self.closest_of(set, touching)
-                    && self.optimal(&c.v, c.scale, touching)
-                {
-                    self.bits = set;
-                    return Some(c);
+                // Johnson's coordinates when the optimality condition certifies them, else
+                // the projection (elongated simplices fail the check by far: docs/gjk.md §2.4).
+                for fast in [true, false] {
+                    if let Some(c) = self.closest_of(set, touching, fast)
+                        && self.optimal(&c.v, c.scale, touching)
+                    {
+                        self.bits = set;
+                        return Some(c);
+                    }
                 }
                 break; // rounding fooled the sign tests
             }
@@ -421,7 +432,7 @@ where
             if full && s == all {
                 continue;
             }
-            if let Some(c) = self.closest_of(s, touching) {
+            if let Some(c) = self.closest_of(s, touching, false) {
                 let vv = c.v.norm_squared();
                 if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
                     best = Some((s, c, vv));
@@ -450,7 +461,7 @@ where
             if s == 0 {
                 break;
             }
-            if let Some(c) = self.closest_of(s, touching) {
+            if let Some(c) = self.closest_of(s, touching, false) {
                 let vv = c.v.norm_squared();
                 if best.as_ref().is_none_or(|(_, bv)| vv < *bv) {
                     best = Some((c, vv));
