@@ -27,7 +27,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod common;
-use common::SplitMix64;
+use common::{Pose2F, Pose3F, SplitMix64};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -41,20 +41,6 @@ const BIG: usize = 500;
 // ---------------------------------------------------------------------------------------
 // Seeded inputs, in f64
 // ---------------------------------------------------------------------------------------
-
-/// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
-#[derive(Clone, Copy, Debug)]
-struct Pose3F {
-    t: [f64; 3],
-    q: [f64; 4],
-}
-
-/// A 2D pose: translation and angle.
-#[derive(Clone, Copy, Debug)]
-struct Pose2F {
-    t: [f64; 2],
-    angle: f64,
-}
 
 /// The shapes of every pair, in f64 (unit scale).
 struct Shapes<const D: usize> {
@@ -166,43 +152,10 @@ struct Inputs<const D: usize, P> {
 /// Our f64 shapes and poses: placing the inputs and checking both libraries' answers.
 mod reference {
     use super::{Pose2F, Pose3F};
-    use convex_proximity::{
-        Tolerances, query,
-        shape::{Capsule, Cuboid, Polytope, SupportMap},
-    };
-    use nalgebra::{
-        Isometry2, Isometry3, Point, Quaternion, SVector, Translation3, UnitQuaternion, Vector2,
-    };
+    pub use crate::common::{dist2, dist3, iso2, iso3};
+    use convex_proximity::shape::{Capsule, Cuboid, Polytope, SupportMap};
+    use nalgebra::{Point, SVector};
 
-    pub fn iso3(p: &Pose3F) -> Isometry3<f64> {
-        Isometry3::from_parts(
-            Translation3::new(p.t[0], p.t[1], p.t[2]),
-            UnitQuaternion::new_normalize(Quaternion::new(p.q[0], p.q[1], p.q[2], p.q[3])),
-        )
-    }
-    pub fn iso2(p: &Pose2F) -> Isometry2<f64> {
-        Isometry2::new(Vector2::new(p.t[0], p.t[1]), p.angle)
-    }
-    pub fn dist3<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
-        a: &A,
-        b: &B,
-    ) -> impl Fn(&Pose3F, &Pose3F) -> f64 {
-        move |pa, pb| {
-            query::distance(&iso3(pa), a, &iso3(pb), b, &Tolerances::default())
-                .unwrap()
-                .distance
-        }
-    }
-    pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
-        a: &A,
-        b: &B,
-    ) -> impl Fn(&Pose2F, &Pose2F) -> f64 {
-        move |pa, pb| {
-            query::distance(&iso2(pa), a, &iso2(pb), b, &Tolerances::default())
-                .unwrap()
-                .distance
-        }
-    }
     /// The overlap of A at `pa` and B at `pb` along the world unit direction `n`:
     /// `max_A n·x − min_B n·x`. Moving B by this along `n` makes them touch, so it bounds
     /// the penetration depth from above, with equality along the minimal direction.

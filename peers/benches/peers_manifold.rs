@@ -28,7 +28,7 @@
 //! these benches were first measured on (`679045a`); it does from `d52d70b` on.
 
 mod common;
-use common::SplitMix64;
+use common::{Pose2F, Pose3F, SplitMix64};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -40,20 +40,6 @@ const PREDICTION: f64 = 0.01;
 const MAX_TILT_DEG: f64 = 2.0;
 /// The target signed distances are uniform in this range.
 const SEPARATION_RANGE: (f64, f64) = (-0.01, 0.005);
-
-/// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
-#[derive(Clone, Copy, Debug)]
-struct Pose3F {
-    t: [f64; 3],
-    q: [f64; 4],
-}
-
-/// A 2D pose: translation and angle.
-#[derive(Clone, Copy, Debug)]
-struct Pose2F {
-    t: [f64; 2],
-    angle: f64,
-}
 
 const GROUND: [f64; 3] = [1.0, 0.5, 1.0];
 const BOX: [f64; 3] = [0.5, 0.4, 0.6];
@@ -76,30 +62,20 @@ fn height(target: f64, sep: impl Fn(f64) -> f64) -> f64 {
 
 /// Our f64 shapes and poses, used only to place the inputs.
 mod reference {
-    use super::{CAPSULE, Pose2F, Pose3F};
+    use super::{CAPSULE, Pose3F};
+    pub use crate::common::{iso2, iso3};
     use convex_proximity::{
         Tolerances, query,
         shape::{Capsule, Cuboid, SupportMap},
     };
-    use nalgebra::{
-        Isometry2, Isometry3, Point, Quaternion, SVector, Translation3, UnitQuaternion, Vector2,
-    };
+    use nalgebra::{Isometry2, Isometry3, Point, SVector};
 
-    pub fn iso3(p: &Pose3F) -> Isometry3<f64> {
-        Isometry3::from_parts(
-            Translation3::new(p.t[0], p.t[1], p.t[2]),
-            UnitQuaternion::new_normalize(Quaternion::new(p.q[0], p.q[1], p.q[2], p.q[3])),
-        )
-    }
     pub fn pose3(i: &Isometry3<f64>) -> Pose3F {
         let q = i.rotation.quaternion();
         Pose3F {
             t: [i.translation.x, i.translation.y, i.translation.z],
             q: [q.w, q.i, q.j, q.k],
         }
-    }
-    pub fn iso2(p: &Pose2F) -> Isometry2<f64> {
-        Isometry2::new(Vector2::new(p.t[0], p.t[1]), p.angle)
     }
     pub fn sep3<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
         a: &A,

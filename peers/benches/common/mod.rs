@@ -1,6 +1,9 @@
 //! Shared by the side-by-side benches: the seeded input generator.
 #![allow(dead_code)]
 
+use convex_proximity::{Tolerances, query, shape::SupportMap};
+use nalgebra::{Isometry2, Isometry3, Quaternion, Translation3, UnitQuaternion, Vector2};
+
 /// splitmix64 (Steele, Lea, Flood 2014): tiny, deterministic, good enough for inputs.
 pub struct SplitMix64(pub u64);
 
@@ -30,5 +33,50 @@ impl SplitMix64 {
                 return v.map(|x| x / n);
             }
         }
+    }
+}
+
+/// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Pose3F {
+    pub t: [f64; 3],
+    pub q: [f64; 4],
+}
+
+/// A 2D pose: translation and angle.
+#[derive(Clone, Copy, Debug)]
+pub struct Pose2F {
+    pub t: [f64; 2],
+    pub angle: f64,
+}
+
+/// Our f64 reference side: poses and distances.
+pub fn iso3(p: &Pose3F) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::new(p.t[0], p.t[1], p.t[2]),
+        UnitQuaternion::new_normalize(Quaternion::new(p.q[0], p.q[1], p.q[2], p.q[3])),
+    )
+}
+pub fn iso2(p: &Pose2F) -> Isometry2<f64> {
+    Isometry2::new(Vector2::new(p.t[0], p.t[1]), p.angle)
+}
+pub fn dist3<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
+    a: &A,
+    b: &B,
+) -> impl Fn(&Pose3F, &Pose3F) -> f64 {
+    move |pa, pb| {
+        query::distance(&iso3(pa), a, &iso3(pb), b, &Tolerances::default())
+            .unwrap()
+            .distance
+    }
+}
+pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
+    a: &A,
+    b: &B,
+) -> impl Fn(&Pose2F, &Pose2F) -> f64 {
+    move |pa, pb| {
+        query::distance(&iso2(pa), a, &iso2(pb), b, &Tolerances::default())
+            .unwrap()
+            .distance
     }
 }
