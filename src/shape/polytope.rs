@@ -115,7 +115,7 @@ impl PartialEq for WarmStart {
 }
 
 /// The hill-climbing support map: the graph of every point that may win a support query
-/// (docs in `hull.rs`), in CSR form.
+/// (docs in `hull/mod.rs`), in CSR form.
 #[derive(Clone, Debug, PartialEq)]
 struct Climb<T: Real, const D: usize> {
     /// Node positions (copies of the points, contiguous for the climb).

@@ -1,0 +1,138 @@
+//! The 2D hull: Andrew's monotone chain (see the parent module's doc).
+
+use super::{Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique};
+
+/// The hull of a planar cloud (`z` ignored): Andrew's monotone chain, dropping vertices
+/// within `tol.plane` of the line through their neighbours.
+pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
+    let t = tol.plane;
+    let uniq = unique(p); // sorted by x, then y
+    let (first, last) = (p[uniq[0] as usize], p[uniq[uniq.len() - 1] as usize]);
+    if uniq.len() < 3 && len(sub(last, first)) <= t {
+        return Err(Degenerate::Point);
+    }
+    // Keep `a` between `o` and `b` only if it lies more than `t` to the right of o→b.
+    let keep = |o: V3, a: V3, b: V3| {
+        let (oa, ob) = (sub(a, o), sub(b, o));
+        oa[0] * ob[1] - oa[1] * ob[0] > t * len(ob)
+    };
+    let mut h: Vec<u32> = Vec::with_capacity(uniq.len() + 1);
+    for pass in 0..2 {
+        let start = h.len();
+        let push = |q: u32, h: &mut Vec<u32>| {
+            while h.len() >= start + 2
+                && !keep(
+                    p[h[h.len() - 2] as usize],
+                    p[h[h.len() - 1] as usize],
+                    p[q as usize],
+                )
+            {
+                h.pop();
+            }
+            h.push(q);
+        };
+        if pass == 0 {
+            uniq.iter().for_each(|&q| push(q, &mut h));
+        } else {
+            uniq.iter().rev().for_each(|&q| push(q, &mut h));
+        }
+        h.pop(); // the last point of each chain starts the other one
+    }
+    if h.len() < 3 {
+        let spread = uniq
+            .iter()
+            .map(|&q| len(sub(p[q as usize], first)))
+            .fold(0.0, f64::max);
+        return Err(if spread <= t {
+            Degenerate::Point
+        } else {
+            Degenerate::Collinear
+        });
+    }
+    let n = h.len();
+    let mut faces = Vec::with_capacity(n);
+    let mut links: Vec<(u32, u32)> = Vec::with_capacity(2 * n);
+    for i in 0..n {
+        let (a, b) = (h[i], h[(i + 1) % n]);
+        let e = sub(p[b as usize], p[a as usize]);
+        let l = len(e);
+        if !(l > 0.0) {
+            return Err(Degenerate::Failed);
+        }
+        faces.push((vec![a as usize, b as usize], [e[1] / l, -e[0] / l, 0.0]));
+        links.push((a, b));
+    }
+    // Points near the boundary join the graph, linked to their nearest edge's endpoints.
+    let mut is_vertex = vec![false; p.len()];
+    h.iter().for_each(|&v| is_vertex[v as usize] = true);
+    let mut nodes = h.clone();
+    for &q in &uniq {
+        if is_vertex[q as usize] {
+            continue;
+        }
+        let x = p[q as usize];
+        let plane = |(f, nrm): &(Vec<usize>, V3)| dot(*nrm, sub(x, p[f[0]]));
+        let best = faces.iter().map(plane).fold(f64::NEG_INFINITY, f64::max);
+        if best > LOST * t {
+            return Err(Degenerate::Failed);
+        }
+        if best >= -tol.margin {
+            // Link to the nearest edge (segment, not line).
+            let (_, arg) = faces
+                .iter()
+                .enumerate()
+                .map(|(k, (f, _))| (segment_distance2(p[f[0]], p[f[1]], x), k))
+                .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+            nodes.push(q);
+            links.push((q, faces[arg].0[0] as u32));
+            links.push((q, faces[arg].0[1] as u32));
+        }
+    }
+    nodes.sort_unstable();
+    let (offsets, nbrs) = csr(&nodes, p.len(), &links);
+    let mut vertices: Vec<usize> = h.iter().map(|&v| v as usize).collect();
+    vertices.sort_unstable();
+    Ok(HullMesh {
+        vertices,
+        faces,
+        facets: n,
+        nodes,
+        offsets,
+        nbrs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::hull::TEST_TOL as TOL;
+
+    #[test]
+    fn degenerate_clouds_are_reported() {
+        assert_eq!(
+            hull2(&[[0.0; 3], [1.0, 1.0, 0.0], [3.0, 3.0, 0.0]], &TOL).unwrap_err(),
+            Degenerate::Collinear
+        );
+        assert_eq!(
+            hull2(&[[1.0, 1.0, 0.0]; 3], &TOL).unwrap_err(),
+            Degenerate::Point
+        );
+    }
+
+    #[test]
+    fn square_has_four_ccw_edges() {
+        let p = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.5, 0.0, 0.0],
+            [0.5, 0.5, 0.0],
+        ];
+        let h = hull2(&p, &TOL).unwrap();
+        assert_eq!(h.faces.len(), 4);
+        assert_eq!(h.faces[0].0, vec![0, 1]);
+        assert_eq!(h.faces[0].1, [0.0, -1.0, 0.0]);
+        assert!(h.nodes.contains(&4) && !h.nodes.contains(&5));
+    }
+}

@@ -1,0 +1,215 @@
+//! Convex hulls of point clouds in 2D (monotone chain) and 3D (incremental quickhull with
+//! coplanar-triangle merging), computed once when a [`Polytope`](super::Polytope) is built.
+//!
+//! The computation is combinatorial and runs in `f64` on coordinates taken relative to
+//! the cloud's bounding-box centre: `f32` values and fixed-point values of unit scale are
+//! exact in `f64`, and degree-3 orientation tests would overflow or lose all their digits
+//! in fixed-point (docs/tolerances.md). The tolerances come from the caller
+//! ([`Tol`]), derived from the scalar's resolution and the cloud's scale.
+//!
+//! Output: the merged faces (CCW seen from outside, outward unit normals), the corner
+//! vertices, and a vertex graph (CSR) for hill-climbing support queries. The graph holds
+//! every point that may win a support query: the hull's triangulation vertices, plus
+//! points within [`Tol::margin`] of the surface (coplanar or collinear points, points
+//! the tolerance left out), each linked to the vertices of its nearest facet.
+//!
+//! Anything unexpected (a horizon that is not one loop, a broken twin link, a point left
+//! far outside, a wrong Euler characteristic) returns [`Degenerate::Failed`] and the
+//! polytope falls back to brute force: slower, never wrong.
+//!
+//! Layout: this file holds the shared types (tolerances, the mesh, the failure reasons),
+//! the `f64` vector helpers and the support-graph assembly; `hull2.rs` the monotone
+//! chain; `hull3.rs` the quickhull, its checks and the coplanar merging.
+
+mod hull2;
+mod hull3;
+
+pub(crate) use hull2::hull2;
+pub(crate) use hull3::hull3;
+
+/// "No face" / "no vertex" in the index arrays.
+const NONE: u32 = u32::MAX;
+
+/// Tolerances of the hull computation, in the cloud's length unit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tol {
+    /// A point more than `plane` in front of a facet's plane is outside it; facets whose
+    /// vertices all lie within `plane` of a seed facet's plane merge with it; a polygon
+    /// vertex within `plane` of the line through its neighbours is dropped.
+    pub plane: f64,
+    /// Points deeper than `margin` inside the hull cannot win a support query (the support
+    /// rounding and the hull's tolerance are both below it); shallower ones join the graph.
+    pub margin: f64,
+    /// The support-value band per unit `|d|∞` within which the climb explores a plateau
+    /// (not used here; carried to the polytope with the other tolerances).
+    pub band: f64,
+}
+
+/// Why no hull was built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Degenerate {
+    /// All points within the tolerance of one point.
+    Point,
+    /// All points within the tolerance of one line.
+    Collinear,
+    /// (3D) all points within the tolerance of one plane.
+    Coplanar,
+    /// A consistency check failed (rounding defeated the tolerances).
+    Failed,
+}
+
+/// A hull: faces, corners and the support graph, in the input's index space.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HullMesh {
+    /// Corner vertices (indices into the input), ascending.
+    pub vertices: Vec<usize>,
+    /// Faces: vertex indices CCW seen from outside (2D: the edge `[from, to]` of the CCW
+    /// polygon) and the outward unit normal (2D: `z = 0`).
+    pub faces: Vec<(Vec<usize>, [f64; 3])>,
+    /// Number of hull triangles before merging (3D), of edges (2D).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub facets: usize,
+    /// Graph nodes: input indices, ascending.
+    pub nodes: Vec<u32>,
+    /// CSR: the neighbours of node `i` are `nbrs[offsets[i]..offsets[i + 1]]` (node ids).
+    pub offsets: Vec<u32>,
+    /// CSR neighbour lists (node ids).
+    pub nbrs: Vec<u32>,
+}
+
+type V3 = [f64; 3];
+
+#[inline]
+fn sub(a: V3, b: V3) -> V3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+#[inline]
+fn dot(a: V3, b: V3) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+#[inline]
+fn cross(a: V3, b: V3) -> V3 {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+#[inline]
+fn len(a: V3) -> f64 {
+    dot(a, a).sqrt()
+}
+#[inline]
+fn scaled(a: V3, s: f64) -> V3 {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// Distance from `b` to the line through `a` and `c` (`|ab|` if `a = c`).
+fn line_distance(a: V3, b: V3, c: V3) -> f64 {
+    let (ab, ac) = (sub(b, a), sub(c, a));
+    let l = len(ac);
+    if l > 0.0 {
+        len(cross(ab, ac)) / l
+    } else {
+        len(ab)
+    }
+}
+
+/// Squared distance from `x` to the segment `[a, b]`.
+fn segment_distance2(a: V3, b: V3, x: V3) -> f64 {
+    let (ab, ax) = (sub(b, a), sub(x, a));
+    let l = dot(ab, ab);
+    let s = if l > 0.0 {
+        (dot(ax, ab) / l).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let r = sub(ax, scaled(ab, s));
+    dot(r, r)
+}
+
+/// Squared distance from `x` to the triangle `abc` (Ericson, Real-Time Collision
+/// Detection §5.1.5): the face when the projection's barycentric coordinates are
+/// positive, else the nearest edge.
+fn triangle_distance2(a: V3, b: V3, c: V3, x: V3) -> f64 {
+    let (ab, ac, ax) = (sub(b, a), sub(c, a), sub(x, a));
+    let (d1, d2) = (dot(ab, ax), dot(ac, ax));
+    let (bx, cx) = (sub(x, b), sub(x, c));
+    let (d3, d4, d5, d6) = (dot(ab, bx), dot(ac, bx), dot(ab, cx), dot(ac, cx));
+    let (va, vb, vc) = (d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2);
+    let inside = va > 0.0 && vb > 0.0 && vc > 0.0; // barycentric coordinates · sum
+    if inside {
+        let sum = va + vb + vc;
+        let h = sub(
+            ax,
+            [
+                (ab[0] * vb + ac[0] * vc) / sum,
+                (ab[1] * vb + ac[1] * vc) / sum,
+                (ab[2] * vb + ac[2] * vc) / sum,
+            ],
+        );
+        return dot(h, h);
+    }
+    // Outside the face region: the nearest of the three edges.
+    segment_distance2(a, b, x)
+        .min(segment_distance2(b, c, x))
+        .min(segment_distance2(c, a, x))
+}
+
+/// Input indices without exact duplicates (the first of equal points is kept), sorted
+/// lexicographically by coordinates.
+fn unique(p: &[V3]) -> Vec<u32> {
+    let mut idx: Vec<u32> = (0..p.len() as u32).collect();
+    idx.sort_by(|&i, &j| {
+        let (a, b) = (p[i as usize], p[j as usize]);
+        a[0].total_cmp(&b[0])
+            .then(a[1].total_cmp(&b[1]))
+            .then(a[2].total_cmp(&b[2]))
+            .then(i.cmp(&j))
+    });
+    idx.dedup_by(|j, i| p[*i as usize] == p[*j as usize]);
+    idx
+}
+
+/// CSR arrays from undirected links between input indices (`nodes` ascending).
+fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut id = vec![NONE; n_points];
+    for (k, &v) in nodes.iter().enumerate() {
+        id[v as usize] = k as u32;
+    }
+    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(links.len() * 2);
+    for &(a, b) in links {
+        let (x, y) = (id[a as usize], id[b as usize]);
+        debug_assert!(x != NONE && y != NONE);
+        if x != y {
+            pairs.push((x, y));
+            pairs.push((y, x));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut offsets = vec![0u32; nodes.len() + 1];
+    for &(x, _) in &pairs {
+        offsets[x as usize + 1] += 1;
+    }
+    for k in 0..nodes.len() {
+        offsets[k + 1] += offsets[k];
+    }
+    (offsets, pairs.into_iter().map(|(_, y)| y).collect())
+}
+
+/// Sanity net: a point found more than `LOST · tol.plane` in front of a facet plane of
+/// the finished hull, or a reflex edge that deep, means the construction broke. Points
+/// are left out only when within `tol.plane` of a facet, but a small facet's plane,
+/// extrapolated across a large coplanar face, carries the input's rounding times the
+/// ratio of the face's size to the facet's height (measured: 4·tol.plane at 1.5 units
+/// from a 0.2 × 0.005 facet of a rotated prism's cap, f64), hence the wide margin.
+const LOST: f64 = 1024.0;
+
+/// The tolerances of the unit tests (unit-scale clouds in f64).
+#[cfg(test)]
+const TEST_TOL: Tol = Tol {
+    plane: 1e-12,
+    margin: 1e-11,
+    band: 1e-11,
+};
