@@ -496,11 +496,13 @@ where
     }
     let rel = relative(pose_a, pose_b)?;
     let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
+    let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
     let local = LocalContact {
         separation: c.separation,
         normal: c.normal,
         point_a: c.point_a,
         point_b: c.point_b,
+        slack: slack(c.upper_bound - c.lower_bound, extent, tol),
     };
     let m = if c.separation > prediction {
         Manifold::empty(c.normal)
@@ -511,4 +513,16 @@ where
         |p| pose_a.transform_point(p),
         |n| pose_a.rotation.transform_vector(n),
     ))
+}
+
+/// How far a manifold point may be from the contact's answer and still count as the same:
+/// the contact's bounds' width plus `16 · gjk_touching` of the coordinates' size (the
+/// rounding of a clipped pair), plus 64 ulps in fixed-point (docs/clipping.md §2).
+fn slack<T: Real>(width: T, extent: T, tol: &Tolerances<T>) -> T {
+    let floor = if crate::real::is_fixed::<T>() {
+        T::default_epsilon() * crate::real::lit::<T>(64.0)
+    } else {
+        T::zero()
+    };
+    width.abs() + tol.gjk_touching * crate::real::lit::<T>(16.0) * extent + floor
 }

@@ -7,8 +7,10 @@ use convex_proximity::{
     Real, Tolerances, lit, query,
     shape::{Ball, Capsule, Cuboid},
 };
+use convex_proximity::{clip::FeatureMap, epa::ContactDim, shape::Polytope};
 use nalgebra::{
-    Isometry2, Isometry3, Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3,
+    Const, Isometry2, Isometry3, Point, Point2, Point3, SVector, Translation3, UnitQuaternion,
+    Vector2, Vector3,
 };
 
 fn tol<T: Real>() -> Tolerances<T> {
@@ -464,6 +466,265 @@ fn points_move_continuously<T: Real>() {
     }
 }
 
+/// Signed distance from `x` to conv(`pts`) where it is inside or on the boundary: the
+/// largest facet-plane offset (0 on the boundary, > 0 outside).
+fn plane_distance<const D: usize>(pts: &[Point<f64, D>], x: &Point<f64, D>) -> f64 {
+    facet_normals(pts)
+        .iter()
+        .map(|n| n.dot(&x.coords) - vertex_support(pts, n))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Checks a manifold of two polytopes (world vertices `wa`, `wb`) against exact geometry:
+/// every point on both boundaries, `point_b − point_a = separation · normal`, no pair deeper
+/// than the SAT depth, the deepest equal to it, and the normal on a unique SAT axis.
+#[allow(clippy::too_many_arguments)]
+fn check_exact<T: Real, const D: usize, A, B>(
+    what: &str,
+    pa: &Pose<T, D>,
+    a: &A,
+    pb: &Pose<T, D>,
+    b: &B,
+    wa: &[Point<f64, D>],
+    wb: &[Point<f64, D>],
+    scale: f64,
+) -> bool
+where
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D>,
+    B: FeatureMap<T, D>,
+{
+    let sat = sat_depth(wa, wb, scale);
+    if sat.depth <= 0.0 {
+        return false;
+    }
+    let m = query::manifold(pa, a, pb, b, lit(0.0), &tol()).unwrap();
+    let acc = 10.0 * accuracy::<T>(scale).max(32.0 * f(T::default_epsilon()) * scale);
+    let cap = if D == 2 { 2 } else { 4 };
+    assert!(!m.is_empty() && m.len() <= cap, "{what}: {m:?}");
+    let n = back(&m.normal.into_inner());
+    assert!((n.norm() - 1.0).abs() <= 1e-3, "{what}: {m:?}");
+    if sat.unique {
+        let cos = n.dot(&sat.axis).clamp(-1.0, 1.0);
+        let limit = if accuracy::<T>(1.0) < 1e-6 {
+            1e-6
+        } else {
+            1e-3
+        };
+        assert!(cos.acos() <= limit, "{what}: normal {n:?} vs SAT {sat:?}");
+    }
+    let mut deepest = f64::INFINITY;
+    for p in m.points() {
+        let (qa, qb, sep) = (pback(&p.point_a), pback(&p.point_b), f(p.separation));
+        deepest = deepest.min(sep);
+        assert!(sep >= -sat.depth - acc, "{what}: {p:?} deeper than {sat:?}");
+        assert!(plane_distance(wa, &qa).abs() <= acc, "{what}: {p:?} off A");
+        assert!(plane_distance(wb, &qb).abs() <= acc, "{what}: {p:?} off B");
+        assert!(
+            ((qb - qa) - n * sep).norm() <= acc,
+            "{what}: {p:?} not along the normal {n:?}"
+        );
+    }
+    assert!(
+        (deepest + sat.depth).abs() <= acc,
+        "{what}: deepest {deepest} vs SAT {sat:?}: {m:?}"
+    );
+    true
+}
+
+/// Random rotated boxes and random hulls, overlapping, against exact geometry (SAT depth and
+/// axis, every point on both boundaries along the normal), at three scales.
+fn exact_geometry<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+    Polytope<T, D>: FeatureMap<T, D>,
+{
+    let mut rng = Rng(404);
+    let scales: &[f64] = if is_fixed::<T>() {
+        &[1.0]
+    } else {
+        &[1e-2, 1.0, 1e2]
+    };
+    for &s in scales {
+        let mut overlapping = 0;
+        for i in 0..80 {
+            let (pa, fa) = random_pose::<T, D>(&mut rng, 0.5 * s);
+            let (pb, fb) = random_pose::<T, D>(&mut rng, 0.5 * s);
+            let what = format!("#{i} scale {s}");
+            if i % 2 == 0 {
+                let ha = v::<T, D>(&rng.vector(0.1 * s, s));
+                let hb = v::<T, D>(&rng.vector(0.1 * s, s));
+                let (wa, wb) = (box_vertices(&back(&ha), &fa), box_vertices(&back(&hb), &fb));
+                let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+                overlapping +=
+                    check_exact(&format!("boxes {what}"), &pa, &a, &pb, &b, &wa, &wb, s) as usize;
+            } else {
+                let hull = |rng: &mut Rng| {
+                    let k = 5 + rng.next_u64() as usize % 8;
+                    let r = s * rng.uniform(0.4, 1.0);
+                    let pts = rng.sphere_points(k, SVector::zeros(), r);
+                    Polytope::<T, D>::try_new(pts.iter().map(p::<T, D>).collect()).unwrap()
+                };
+                let (a, b) = (hull(&mut rng), hull(&mut rng));
+                let world = |q: &Polytope<T, D>, pose: &Pose<f64, D>| -> Vec<Point<f64, D>> {
+                    q.points()
+                        .iter()
+                        .map(|x| pose.transform_point(&pback(x)))
+                        .collect()
+                };
+                let (wa, wb) = (world(&a, &fa), world(&b, &fb));
+                overlapping +=
+                    check_exact(&format!("hulls {what}"), &pa, &a, &pb, &b, &wa, &wb, s) as usize;
+            }
+        }
+        assert!(overlapping >= 30, "only {overlapping} overlapping pairs");
+    }
+}
+cases!(exact_geometry, [2 => d2, 3 => d3]);
+
+/// Two cubes crossing edge over edge (A's top edge along x, B's bottom edge along z): one
+/// point where the edges cross, along +y, exactly the sunk depth; with the edges parallel
+/// the faces beside them are too, and the contact is face to face.
+fn edge_over_edge<T: Real>() {
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let h = 0.5 * 2f64.sqrt();
+    let q = |axis: Vector3<f64>| {
+        UnitQuaternion::from_axis_angle(
+            &nalgebra::Unit::new_normalize(axis),
+            std::f64::consts::FRAC_PI_4,
+        )
+        .cast::<T>()
+    };
+    let pa = Isometry3::from_parts(Translation3::identity(), q(Vector3::x()));
+    let depth = 0.01;
+    let pb = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.0), lit(2.0 * h - depth), lit(0.0)),
+        q(Vector3::z()),
+    );
+    let m = query::manifold(&pa, &cube, &pb, &cube, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!((f(m.normal.y) - 1.0).abs() <= 10.0 * acc::<T>(), "{m:?}");
+    let p = m.points()[0];
+    assert!(
+        (f(p.separation) + depth).abs() <= 10.0 * acc::<T>(),
+        "{p:?}"
+    );
+    let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+    assert!(
+        (qa - Point3::new(0.0, h, 0.0)).norm() <= 10.0 * acc::<T>(),
+        "{p:?}"
+    );
+    assert!(
+        (qb - Point3::new(0.0, h - depth, 0.0)).norm() <= 10.0 * acc::<T>(),
+        "{p:?}"
+    );
+    // Both turned about x: the edges are parallel, and so are two faces of each; the depth
+    // is along those faces' normal, depth·cos 45°, over the edges' overlap x ∈ [−0.2, 0.5].
+    let pb = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.3), lit(2.0 * h - depth), lit(0.0)),
+        q(Vector3::x()),
+    );
+    let m = query::manifold(&pa, &cube, &pb, &cube, lit(0.0), &tol()).unwrap();
+    assert!(m.len() >= 2, "{m:?}");
+    let xs: Vec<f64> = m.points().iter().map(|p| pback(&p.point_a).x).collect();
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, u), &x| {
+            (l.min(x), u.max(x))
+        });
+    assert!(
+        (lo + 0.2).abs() <= 10.0 * acc::<T>() && (hi - 0.5).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+    for p in m.points() {
+        assert!(
+            (f(p.separation) + depth / 2f64.sqrt()).abs() <= 10.0 * acc::<T>(),
+            "{p:?}"
+        );
+    }
+}
+
+/// Two capsules lying parallel, one on the other: two points at the ends of their overlap;
+/// crossing at an angle: one point.
+fn parallel_capsules<T: Real>() {
+    let cap = Capsule::new(
+        Point3::new(lit::<T>(-1.0), lit(0.0), lit(0.0)),
+        Point3::new(lit(1.0), lit(0.0), lit(0.0)),
+        lit(0.25),
+    );
+    let pa = Isometry3::identity();
+    let pb = Isometry3::translation(lit::<T>(0.6), lit(0.48), lit(0.0));
+    let m = query::manifold(&pa, &cap, &pb, &cap, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    let mut xs: Vec<f64> = m.points().iter().map(|p| pback(&p.point_a).x).collect();
+    xs.sort_by(f64::total_cmp);
+    assert!(
+        (xs[0] + 0.4).abs() <= 10.0 * acc::<T>() && (xs[1] - 1.0).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+    for p in m.points() {
+        assert!((f(p.separation) + 0.02).abs() <= 10.0 * acc::<T>(), "{p:?}");
+        assert!(
+            (pback(&p.point_a).y - 0.25).abs() <= 10.0 * acc::<T>(),
+            "{p:?}"
+        );
+        assert!(
+            (pback(&p.point_b).y - 0.23).abs() <= 10.0 * acc::<T>(),
+            "{p:?}"
+        );
+    }
+    let crossing = Isometry3::new(
+        Vector3::new(lit::<T>(0.6), lit(0.48), lit(0.0)),
+        Vector3::new(lit(0.0), lit(0.3), lit(0.0)),
+    );
+    let m = query::manifold(&pa, &cap, &crossing, &cap, lit(0.0), &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(
+        (f(m.points()[0].separation) + 0.02).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+}
+
+/// A box tilted by 1° resting on a slab, with the box as A and as B: both orders give the
+/// same points, at the corners' exact heights, along the slab's normal.
+fn tilted_box_either_order<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let ps = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let tilt = 1f64.to_radians();
+    let low = 0.5 * tilt.cos() + 0.5 * tilt.sin();
+    let pc = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.2), lit(low - 0.01), lit(0.0)),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, tilt).cast::<T>(),
+    );
+    for swap in [false, true] {
+        let m = if swap {
+            query::manifold(&pc, &cube, &ps, &slab, lit(0.05), &tol()).unwrap()
+        } else {
+            query::manifold(&ps, &slab, &pc, &cube, lit(0.05), &tol()).unwrap()
+        };
+        assert_eq!(m.len(), 4, "swap {swap}: {m:?}");
+        let sign = if swap { -1.0 } else { 1.0 };
+        assert!((f(m.normal.y) - sign).abs() <= 10.0 * acc::<T>(), "{m:?}");
+        let mut seps: Vec<f64> = m.points().iter().map(|p| f(p.separation)).collect();
+        seps.sort_by(f64::total_cmp);
+        // Two corners 0.01 deep, two lifted by the bottom face's rise, 1·sin 1°.
+        for (k, s) in seps.iter().enumerate() {
+            let want = if k < 2 { -0.01 } else { tilt.sin() - 0.01 };
+            assert!(
+                (s - want).abs() <= 10.0 * acc::<T>(),
+                "swap {swap}: {seps:?} vs {want}"
+            );
+        }
+        for p in m.points() {
+            let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+            let on_slab = if swap { qb } else { qa };
+            assert!(on_slab.y.abs() <= 10.0 * acc::<T>(), "swap {swap}: {p:?}");
+        }
+    }
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -489,4 +750,7 @@ scalar_cases!(
     hull_on_hull,
     cylinders_and_cones,
     points_move_continuously,
+    edge_over_edge,
+    parallel_capsules,
+    tilted_box_either_order,
 );

@@ -207,6 +207,9 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
     pub normal: Unit<SVector<T, D>>,
     pub point_a: Point<T, D>,
     pub point_b: Point<T, D>,
+    /// How far the true separation may lie from `separation` (its bounds' width plus the
+    /// rounding of the pair's coordinates).
+    pub slack: T,
 }
 
 /// B's feature wins the reference role only when its normal is better aligned with the
@@ -214,8 +217,30 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
 /// from one frame to the next (Box2D's relative tolerance, seed 004).
 const REFERENCE_BIAS: f64 = 1.0 / 256.0;
 
+/// A face is a reference only if its normal makes less than 60° with the contact normal
+/// (cosine ≥ 1/2): the projection along the contact normal divides by that cosine.
+const MIN_ALIGNMENT: f64 = 0.5;
+
+/// Marks the id of a contact point taken from `query::contact`'s witnesses (added when the
+/// clipped points miss the deepest one, docs/clipping.md §2).
+pub const WITNESS: u32 = 1 << 30;
+
+/// The role-ordered features: the reference (a face, or a segment facing a segment) and the
+/// incident feature, with their radii.
+struct Roles<'w, T: Real, const D: usize> {
+    reference: &'w Feature<T, D>,
+    incident: &'w Feature<T, D>,
+    r_ref: T,
+    r_inc: T,
+}
+
 /// The manifold of `a` and `b` (B placed by `rel` in A's frame), in A's frame, from their
 /// contact `c` (docs/clipping.md §2).
+///
+/// Every point is a pair on the two surfaces along the contact normal `n`: the incident
+/// feature is clipped against the prism swept by the reference face along `n`, and each
+/// clipped point is projected along `n` onto the reference face. Such a pair can never be
+/// deeper than the penetration depth, and the manifold normal is `n` itself.
 pub(crate) fn build<T, R, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -239,66 +264,112 @@ where
     }
     ws.fb.normal = Unit::new_unchecked(rel.transform_vector(&ws.fb.normal));
     let (ra, rb) = (a.radius(), b.radius());
-    let face = |f: &Feature<T, D>| f.vertices.len() >= D;
+    let min = crate::real::lit::<T>(MIN_ALIGNMENT);
+    let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= min;
     let (align_a, align_b) = (ws.fa.normal.dot(&n), -ws.fb.normal.dot(&n));
-    let single = |c: &LocalContact<T, D>, fa: &Feature<T, D>, fb: &Feature<T, D>| {
-        let mut m = Manifold::empty(c.normal);
+    let (face_a, face_b) = (face(&ws.fa, align_a), face(&ws.fb, align_b));
+    let a_ref = if face_a || face_b {
+        face_a && !(face_b && align_b > align_a + crate::real::lit(REFERENCE_BIAS))
+    } else if D == 3 && ws.fa.vertices.len() == 2 && ws.fb.vertices.len() == 2 {
+        // Two segments (capsules, cylinder sides): A's is the reference "face".
+        true
+    } else {
+        return single(c, ws.fa.id, ws.fb.id);
+    };
+    let roles = if a_ref {
+        Roles {
+            reference: &ws.fa,
+            incident: &ws.fb,
+            r_ref: ra,
+            r_inc: rb,
+        }
+    } else {
+        Roles {
+            reference: &ws.fb,
+            incident: &ws.fa,
+            r_ref: rb,
+            r_inc: ra,
+        }
+    };
+    // `u`: from the reference shape towards the incident one.
+    let u = if a_ref { n } else { -n };
+    let segments = D == 3 && roles.reference.vertices.len() == 2;
+    if segments {
+        // A reference segment is cut off by the planes through its ends across `u`.
+        let (p, q) = (roles.reference.vertices[0].0, roles.reference.vertices[1].0);
+        let e = q - p;
+        let s = e - u * e.dot(&u);
+        ws.planes.clear();
+        ws.planes.push((-s, -s.dot(&p.coords), 0));
+        ws.planes.push((s, s.dot(&q.coords), 1));
+    } else {
+        <Const<D> as ContactDim<T, D>>::side_planes(&roles.reference.vertices, &u, &mut ws.planes);
+    }
+    ws.poly.clear();
+    ws.poly.extend_from_slice(&roles.incident.vertices);
+    clip(&mut ws.poly, &mut ws.next, &ws.planes);
+    let mut m = Manifold::empty(c.normal);
+    let kept = &mut ws.kept;
+    kept.clear();
+    for &(x, id) in ws.poly.iter() {
+        let Some((sep, _)) = pair(&roles, &u, &x, segments, c.slack) else {
+            // Segments that are not parallel: their pairs along `n` meet in one point.
+            return single(c, ws.fa.id, ws.fb.id);
+        };
+        if sep <= prediction && !kept.iter().any(|k| (k.1 - x).amax() <= c.slack) {
+            kept.push((sep, x, id));
+        }
+    }
+    // The deepest pair must be there: clipping can miss it (edges crossing at a corner of
+    // the reference face, a face that is not the one touching); add the witnesses.
+    let deepest = kept
+        .iter()
+        .map(|k| k.0)
+        .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
+    let witness = deepest.is_none_or(|d| d > c.separation + c.slack);
+    <Const<D> as ContactDim<T, D>>::reduce(kept, &u);
+    if witness {
+        if kept.len() >= if D == 2 { 2 } else { 4 } {
+            // Replace the shallowest.
+            let i = (0..kept.len())
+                .max_by(|&i, &j| {
+                    kept[i]
+                        .0
+                        .partial_cmp(&kept[j].0)
+                        .unwrap_or(core::cmp::Ordering::Equal)
+                })
+                .unwrap_or(0);
+            kept.remove(i);
+        }
+        let (ref_id, inc_id) = (roles.reference.id, WITNESS | roles.incident.id);
         m.push(ContactPoint {
             separation: c.separation,
             point_a: c.point_a,
             point_b: c.point_b,
-            id: FeatureId { a: fa.id, b: fb.id },
+            id: if a_ref {
+                FeatureId {
+                    a: ref_id,
+                    b: inc_id,
+                }
+            } else {
+                FeatureId {
+                    a: inc_id,
+                    b: ref_id,
+                }
+            },
         });
-        m
-    };
-    let a_ref =
-        face(&ws.fa) && !(face(&ws.fb) && align_b > align_a + crate::real::lit(REFERENCE_BIAS));
-    if !a_ref && !face(&ws.fb) {
-        return single(c, &ws.fa, &ws.fb);
     }
-    let (reference, incident, r_ref, r_inc) = if a_ref {
-        (&ws.fa, &ws.fb, ra, rb)
-    } else {
-        (&ws.fb, &ws.fa, rb, ra)
-    };
-    let nr = reference.normal.into_inner();
-    let origin = reference.vertices[0].0;
-    <Const<D> as ContactDim<T, D>>::side_planes(&reference.vertices, &nr, &mut ws.planes);
-    ws.poly.clear();
-    ws.poly.extend_from_slice(&incident.vertices);
-    clip(&mut ws.poly, &mut ws.next, &ws.planes);
-    ws.kept.clear();
-    for &(x, id) in ws.poly.iter() {
-        let sep = nr.dot(&(x - origin)) - r_ref - r_inc;
-        if sep <= prediction {
-            ws.kept.push((sep, x, id));
-        }
-    }
-    if ws.kept.is_empty() {
-        return if c.separation <= prediction {
-            single(c, &ws.fa, &ws.fb)
-        } else {
-            Manifold::empty(c.normal)
+    for &(sep, x, id) in kept.iter() {
+        let Some((_, on_ref)) = pair(&roles, &u, &x, segments, c.slack) else {
+            continue;
         };
-    }
-    <Const<D> as ContactDim<T, D>>::reduce(&mut ws.kept, &nr);
-    let normal = if a_ref {
-        reference.normal
-    } else {
-        -reference.normal
-    };
-    let mut m = Manifold::empty(normal);
-    for &(sep, x, id) in ws.kept.iter() {
-        // On the incident core, pushed out by its radius; projected onto the reference face,
-        // pushed out by its radius.
-        let on_inc = x - nr * r_inc;
-        let on_ref = x - nr * (nr.dot(&(x - origin)) - r_ref);
+        let on_inc = x - u * roles.r_inc;
         let (point_a, point_b, fid) = if a_ref {
             (
                 on_ref,
                 on_inc,
                 FeatureId {
-                    a: reference.id,
+                    a: roles.reference.id,
                     b: id,
                 },
             )
@@ -308,7 +379,7 @@ where
                 on_ref,
                 FeatureId {
                     a: id,
-                    b: reference.id,
+                    b: roles.reference.id,
                 },
             )
         };
@@ -320,4 +391,44 @@ where
         });
     }
     m
+}
+
+/// The manifold of the single contact point `c`.
+fn single<T: Real, const D: usize>(c: &LocalContact<T, D>, a: u32, b: u32) -> Manifold<T, D> {
+    let mut m = Manifold::empty(c.normal);
+    m.push(ContactPoint {
+        separation: c.separation,
+        point_a: c.point_a,
+        point_b: c.point_b,
+        id: FeatureId { a, b },
+    });
+    m
+}
+
+/// The pair along `u` through the incident core point `x`: its separation and the point on
+/// the reference surface. A face: `x − t·u` on the face's plane pushed out by `r_ref`,
+/// `t = (n_ref·(x − r₀) − r_ref) / (n_ref·u)`. A segment: the closest point `q` of its
+/// line, which is along `u` only when the segments are parallel (`None` when `x − q` leaves
+/// `u` by more than `slack`).
+fn pair<T: Real, const D: usize>(
+    roles: &Roles<'_, T, D>,
+    u: &SVector<T, D>,
+    x: &Point<T, D>,
+    segments: bool,
+    slack: T,
+) -> Option<(T, Point<T, D>)> {
+    let r0 = roles.reference.vertices[0].0;
+    if segments {
+        let e = roles.reference.vertices[1].0 - r0;
+        let s = (x - r0).dot(&e) / e.norm_squared();
+        let q = r0 + e * s;
+        let t = (x - q).dot(u);
+        if (x - q - u * t).amax() > slack {
+            return None;
+        }
+        return Some((t - roles.r_ref - roles.r_inc, q + u * roles.r_ref));
+    }
+    let nr = roles.reference.normal.into_inner();
+    let t = (nr.dot(&(x - r0)) - roles.r_ref) / nr.dot(u);
+    Some((t - roles.r_inc, x - u * t))
 }

@@ -42,12 +42,15 @@ impl<T: Real> ContactDim<T, 2> for Const<2> {
     /// The edge's two ends, facing out along the edge.
     fn side_planes(
         face: &[(Point<T, 2>, u32)],
-        _normal: &Vector2<T>,
+        normal: &Vector2<T>,
         out: &mut Vec<(Vector2<T>, T, u32)>,
     ) {
         out.clear();
         let (p, q) = (face[0].0.coords, face[face.len() - 1].0.coords);
-        let t = q - p;
+        // The lines through the ends along `normal`: their normal is the edge's direction
+        // with its `normal` component removed.
+        let e = q - p;
+        let t = e - normal * e.dot(normal);
         out.push((-t, -t.dot(&p), 0));
         out.push((t, t.dot(&q), 1));
     }
