@@ -725,6 +725,67 @@ fn tilted_box_either_order<T: Real>() {
     }
 }
 
+/// A rounded box and a rounded hull resting on a slab: the core's 4 bottom corners pushed
+/// down by the radius; a box under a non-uniform scale, and under a reflection, likewise;
+/// a rounded box under a non-uniform scale (no core in the image): its one deepest point.
+fn rounded_and_transformed<T: Real>() {
+    use convex_proximity::shape::{Rounded, Transformed};
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let pa = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let unit = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let corners: Vec<Point3<T>> = (0..8)
+        .map(|i| {
+            let s = |b: usize| if i & b == 0 { -0.4 } else { 0.4 };
+            Point3::new(lit::<T>(s(1)), lit(s(2)), lit(s(4)))
+        })
+        .collect();
+    let rounded_box = Rounded::new(
+        Cuboid::new(Vector3::new(lit::<T>(0.4), lit(0.4), lit(0.4))),
+        lit(0.1),
+    );
+    let rounded_hull = Rounded::new(Polytope::try_new(corners).unwrap(), lit::<T>(0.1));
+    let stretched = Transformed::scaled(unit, Vector3::new(lit::<T>(2.0), lit(1.0), lit(0.6)));
+    let mirrored = Transformed::scaled(unit, Vector3::new(lit::<T>(-1.0), lit(1.0), lit(1.0)));
+    let at = |half: f64, dx: f64| {
+        Isometry3::from_parts(
+            Translation3::new(lit::<T>(dx), lit(half - 0.02), lit(0.1)),
+            UnitQuaternion::from_euler_angles(0.0, 0.3, 0.0).cast::<T>(),
+        )
+    };
+    let cases: [(&dyn FeatureMap<T, 3>, f64, &str); 4] = [
+        (&rounded_box, 0.5, "rounded box"),
+        (&rounded_hull, 0.5, "rounded hull"),
+        (&stretched, 0.5, "stretched box"),
+        (&mirrored, 0.5, "mirrored box"),
+    ];
+    for (shape, half, what) in cases {
+        let m = query::manifold(&pa, &slab, &at(half, 0.2), shape, lit(0.0), &tol()).unwrap();
+        assert_eq!(m.len(), 4, "{what}: {m:?}");
+        assert!(
+            (f(m.normal.y) - 1.0).abs() <= 10.0 * acc::<T>(),
+            "{what}: {m:?}"
+        );
+        for p in m.points() {
+            assert!(
+                (f(p.separation) + 0.02).abs() <= 10.0 * acc::<T>(),
+                "{what}: {p:?}"
+            );
+            let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+            assert!(qa.y.abs() <= 10.0 * acc::<T>(), "{what}: {p:?}");
+            assert!((qb.y + 0.02).abs() <= 10.0 * acc::<T>(), "{what}: {p:?}");
+        }
+    }
+    // Stretched along x and y, so its lowest point is on the rounded bottom face.
+    let oval = Transformed::scaled(rounded_box, Vector3::new(lit::<T>(2.0), lit(1.0), lit(1.0)));
+    let m = query::manifold(&pa, &slab, &at(0.5, 0.0), &oval, lit(0.0), &tol()).unwrap();
+    let c = query::contact(&pa, &slab, &at(0.5, 0.0), &oval, &tol()).unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(
+        (f(m.points()[0].separation) - f(c.separation)).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -753,4 +814,5 @@ scalar_cases!(
     edge_over_edge,
     parallel_capsules,
     tilted_box_either_order,
+    rounded_and_transformed,
 );

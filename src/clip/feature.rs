@@ -4,7 +4,10 @@
 use crate::{
     Real,
     real::normalize,
-    shape::{Ball, Capsule, Cone, Cuboid, Cylinder, PointShape, Polytope, Segment, SupportMap},
+    shape::{
+        Ball, Capsule, Cone, Cuboid, Cylinder, PointShape, Polytope, Rounded, Segment, SupportMap,
+        Transformed,
+    },
 };
 use nalgebra::{Point, SVector, Unit};
 use nalgebra::{Point3, Vector2, Vector3};
@@ -40,7 +43,9 @@ impl<T: Real, const D: usize> Default for Feature<T, D> {
 /// faces, computed at construction), [`Cylinder`] and [`Cone`] (a cap disc as
 /// [`CAP_POINTS`] points, or a side segment), [`Ball`] (its centre), [`Capsule`] and
 /// [`Segment`] (the segment when it is nearly perpendicular to the direction, else an end),
-/// [`PointShape`].
+/// [`PointShape`], [`Rounded`] (its inner shape's features: the core), and [`Transformed`]
+/// (the inner shape's features mapped; the support point when the map is not a similarity
+/// of a rounded shape, whose core does not map onto the image's).
 pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     /// Writes into `out` the feature whose outward normal is most aligned with `dir`
     /// (local frame). Reuses `out.vertices`' memory.
@@ -308,4 +313,47 @@ impl<T: Real> FeatureMap<T, 3> for Cone<T> {
         }
         point(self.support(dir), 2 * CAP_POINTS as u32 + 2, dir, out);
     }
+}
+
+impl<T: Real, const D: usize, S: FeatureMap<T, D>> FeatureMap<T, D> for Rounded<S, T> {
+    /// The inner shape's feature: on the core, which the rounding pushes out by `radius`.
+    fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
+        self.inner.feature(dir, out);
+    }
+}
+
+impl<T: Real, const D: usize, S: FeatureMap<T, D>> FeatureMap<T, D> for Transformed<S, T, D> {
+    /// The inner feature along `Mᵀ·dir`, mapped by `x ↦ M·x + t`; its normal by `M⁻ᵀ`
+    /// (`M` itself for a similarity), and its polygon reversed when `M` reflects, so it stays
+    /// counter-clockwise seen from outside. A rounded inner shape under a map that is not a
+    /// similarity has no core in the image: its feature is the support point.
+    fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
+        let m = *self.linear();
+        let normal_map = match self.similarity() {
+            Some(_) => Some(m),
+            None if self.inner.radius() > T::zero() => None,
+            None => m.try_inverse().map(|inv| inv.transpose()),
+        };
+        let Some(nm) = normal_map else {
+            return point(self.support(dir), u32::MAX, dir, out);
+        };
+        self.inner.feature(&m.tr_mul(dir), out);
+        let t = *self.translation();
+        for v in out.vertices.iter_mut() {
+            v.0 = Point::from(m * v.0.coords + t);
+        }
+        out.normal = normalize(&(nm * out.normal.into_inner()))
+            .unwrap_or_else(|| normalize(dir).unwrap_or_else(crate::epa::any_axis));
+        if D == 3 && out.vertices.len() >= 3 && det3(&m) < T::zero() {
+            out.vertices.reverse();
+        }
+    }
+}
+
+/// The determinant of a 3 × 3 matrix (`m` of dimension 3; only called when `D == 3`).
+fn det3<T: Real, const D: usize>(m: &nalgebra::SMatrix<T, D, D>) -> T {
+    let e = |r: usize, c: usize| m[(r, c)];
+    e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
+        - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
+        + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
 }

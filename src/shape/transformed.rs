@@ -104,6 +104,12 @@ impl<S, T: Real, const D: usize> Transformed<S, T, D> {
     pub fn translation(&self) -> &SVector<T, D> {
         &self.translation
     }
+
+    /// `s` when `M` is a similarity (`MᵀM = s²·I`), else `None`.
+    #[must_use]
+    pub fn similarity(&self) -> Option<T> {
+        self.similarity
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transformed<S, T, D> {
