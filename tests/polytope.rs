@@ -425,6 +425,97 @@ fn far_and_small_clouds<T: Real, const D: usize>() {
 }
 cases!(far_and_small_clouds, [2 => d2, 3 => d3]);
 
+/// The face scan: the first face with the largest `normal·d`, and that value.
+fn face_scan<T: Real, const D: usize>(poly: &Polytope<T, D>, d: &SVector<T, D>) -> (usize, T) {
+    let faces = poly.faces();
+    let mut best = (0, faces[0].normal().dot(d));
+    for face in &faces[1..] {
+        let x = face.normal().dot(d);
+        if x > best.1 {
+            best = (face.id(), x);
+        }
+    }
+    best
+}
+
+fn face_towards_matches_scan<T: Real, const D: usize>() {
+    // Hulls with at least HILL_CLIMB_MIN_FACES faces climb over the hull of their normals
+    // (3D), small ones and 2D scan: the answer is the scan's face (same dot product, bit for bit, and the same id: ties go to
+    // the lowest id in both).
+    let mut rng = Rng(0xface + D as u64);
+    let mut clouds: Vec<(String, Vec<Point<f64, D>>)> = Vec::new();
+    for n in [40, 200, 1000] {
+        clouds.push((
+            format!("sphere {n}"),
+            rng.sphere_points(n, SVector::zeros(), 1.0),
+        ));
+    }
+    // A stretched sphere: long thin faces whose adjacency misleads a climb over faces.
+    let stretch = SVector::<f64, D>::from_fn(|k, _| [3.0, 0.2, 1.0][k]);
+    clouds.push((
+        "ellipsoid 1000".into(),
+        rng.sphere_points::<D>(1000, SVector::zeros(), 1.0)
+            .into_iter()
+            .map(|x| Point::from(x.coords.component_mul(&stretch)))
+            .collect(),
+    ));
+    // Boxes: 6 faces (scan), and a box with bevelled corners (big faces tied with many
+    // small ones around them).
+    let rot = rotation::<D>(&mut rng);
+    let turn = |c: Vec<Point<f64, D>>| c.into_iter().map(|x| Point::from(rot * x.coords)).collect();
+    clouds.push(("box".into(), grid::<D>(1)));
+    clouds.push(("rotated box grid".into(), turn(grid::<D>(4))));
+    let mut rounded = Vec::new();
+    for corner in grid::<D>(1) {
+        for x in rng.sphere_points::<D>(40, SVector::zeros(), 0.1) {
+            rounded.push(Point::from(corner.coords * 0.9 + x.coords));
+        }
+    }
+    clouds.push(("rounded box".into(), rounded.clone()));
+    clouds.push(("rotated rounded box".into(), turn(rounded)));
+    // Prisms: two big caps and many tied side faces (3D: above the climbing threshold).
+    clouds.push(("prism".into(), prism::<D>(160, 2, 4)));
+    clouds.push(("rotated prism".into(), turn(prism::<D>(130, 3, 5))));
+    let base = directions::<D>(&mut rng, 1000);
+    let mut climbing = 0;
+    for (name, cloud) in &clouds {
+        let poly = Polytope::try_new(to_t::<T, D>(cloud)).unwrap();
+        climbing += usize::from(poly.faces().len() >= Polytope::<T, D>::HILL_CLIMB_MIN_FACES);
+        let what = format!(
+            "{name} ({} {D}D, {} faces)",
+            std::any::type_name::<T>(),
+            poly.faces().len()
+        );
+        assert!(!poly.faces().is_empty(), "{what}: no hull");
+        // The face normals themselves and directions a hair off them (ties, near-ties).
+        let mut dirs = base.clone();
+        for face in poly.faces().iter().take(300) {
+            let n = back(&face.normal().into_inner());
+            dirs.push(n);
+            dirs.push(n + rng.unit::<D>() * 1e-6);
+        }
+        for d in &dirs {
+            let dt = v::<T, D>(d);
+            let got = poly.face_towards(&dt).unwrap();
+            let (want, best) = face_scan(&poly, &dt);
+            let val = poly.faces()[got].normal().dot(&dt);
+            assert!(
+                val == best && got == want,
+                "{what}: face {got} (n·d = {}) != scan's face {want} (n·d = {}) along {d}",
+                f(val),
+                f(best)
+            );
+        }
+    }
+    if D == 3 {
+        assert!(
+            climbing >= 7,
+            "only {climbing} clouds above the climbing threshold"
+        );
+    }
+}
+cases!(face_towards_matches_scan, [2 => d2, 3 => d3]);
+
 #[test]
 fn polytope_is_send_sync_and_clone_keeps_answers() {
     fn assert_send_sync<X: Send + Sync>() {}
@@ -495,6 +586,50 @@ fn timing_support_1000_vertices() {
         println!(
             "{name}: brute force {brute_ns:.0} ns/call, hill climbing {climb_ns:.0} ns/call ({:.1}x)",
             brute_ns / climb_ns
+        );
+    }
+}
+
+/// Rough timing (release): `cargo test --release --test polytope -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn timing_face_towards_1000_vertices() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let mut rng = Rng(42);
+    let cloud = rng.sphere_points::<3>(1000, SVector::zeros(), 1.0);
+    let poly = Polytope::try_new(cloud).unwrap();
+    println!(
+        "hull: {} vertices, {} faces",
+        poly.vertices().len(),
+        poly.faces().len()
+    );
+    let n = 200_000;
+    let (a, b): (SVector<f64, 3>, SVector<f64, 3>) = (rng.unit(), rng.unit());
+    let rotating: Vec<SVector<f64, 3>> = (0..n)
+        .map(|k| {
+            let t = k as f64 * 1e-3;
+            a * t.cos() + b * t.sin()
+        })
+        .collect();
+    let random: Vec<SVector<f64, 3>> = (0..n).map(|_| rng.unit()).collect();
+    for (name, dirs) in [("slowly rotating", &rotating), ("random", &random)] {
+        let t0 = Instant::now();
+        let mut scan = 0;
+        for d in dirs {
+            scan += black_box(face_scan(black_box(&poly), black_box(d))).0;
+        }
+        let scan_ns = t0.elapsed().as_nanos() as f64 / n as f64;
+        let t0 = Instant::now();
+        let mut climb = 0;
+        for d in dirs {
+            climb += black_box(&poly).face_towards(black_box(d)).unwrap();
+        }
+        let climb_ns = t0.elapsed().as_nanos() as f64 / n as f64;
+        assert_eq!(scan, climb);
+        println!(
+            "{name}: scan {scan_ns:.0} ns/call, hill climbing {climb_ns:.0} ns/call ({:.1}x)",
+            scan_ns / climb_ns
         );
     }
 }

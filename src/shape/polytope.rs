@@ -1,12 +1,14 @@
 //! Polytope: the convex hull of a point cloud, with faces and a hill-climbing support map
 //! in 2D and 3D.
 
+mod climb;
+
 use super::hull::{self, HullMesh, Tol};
 use super::{SupportMap, check_finite};
 use crate::real::{is_fixed, lit};
 use crate::{Real, ShapeError};
+use climb::{Climb, FIXED_MIN_DIR, brute_force};
 use nalgebra::{Point, SVector, Unit};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The convex hull of a finite point cloud, in any dimension. The points need not be in
 /// convex position (interior points never win a support query) and may repeat.
@@ -54,6 +56,7 @@ pub struct Polytope<T: Real, const D: usize> {
     vertices: Vec<usize>,
     faces: Vec<Face<T, D>>,
     climb: Option<Climb<T, D>>,
+    face_climb: Option<FaceClimb<T, D>>,
 }
 
 /// A face of a [`Polytope`]'s hull: in 3D a convex polygon (coplanar hull triangles
@@ -97,53 +100,17 @@ impl<T: Real, const D: usize> Face<T, D> {
     }
 }
 
-/// The last support answer (a graph node), shared by all threads: a hint only, so
-/// `Relaxed` suffices and a race costs at most a longer climb.
-#[derive(Debug, Default)]
-struct WarmStart(AtomicU32);
-
-impl Clone for WarmStart {
-    fn clone(&self) -> Self {
-        Self(AtomicU32::new(self.0.load(Ordering::Relaxed)))
-    }
-}
-
-impl PartialEq for WarmStart {
-    fn eq(&self, _: &Self) -> bool {
-        true // a cache, not part of the shape
-    }
-}
-
-/// The hill-climbing support map: the graph of every point that may win a support query
-/// (docs in `hull/mod.rs`), in CSR form.
+/// The face climb: the face normals as points (index = face id) and the climb over
+/// their hull.
 #[derive(Clone, Debug, PartialEq)]
-struct Climb<T: Real, const D: usize> {
-    /// Node positions (copies of the points, contiguous for the climb).
-    nodes: Vec<Point<T, D>>,
-    /// Node → index in `points` (ascending: ties go to the lowest, as in brute force).
-    index: Vec<u32>,
-    offsets: Vec<u32>,
-    nbrs: Vec<u32>,
-    /// Plateau band `|d|∞ · band + band_abs`: values within it of the best are explored.
-    band: T,
-    band_abs: T,
-    /// Below this `|d|∞` the climb is not trusted (fixed-point rounding): brute force.
-    min_dir: T,
-    last: WarmStart,
+struct FaceClimb<T: Real, const D: usize> {
+    normals: Vec<Point<T, D>>,
+    climb: Climb<T, D>,
 }
-
-/// How many plateau nodes the final exploration holds on the stack before it hands the
-/// query to brute force (a face with many tied points, `d = 0`).
-const PLATEAU: usize = 96;
 
 /// Facet tolerance in units of the input's resolution (`ε · scale`): 16 ulps covers the
 /// rounding of the input coordinates and of the f64 orientation tests with room to spare.
 const PLANE_ULPS: f64 = 16.0;
-
-/// Fixed-point: directions with `|d|∞` below this fall back to brute force (the absolute
-/// rounding of each product, one ulp, is then no longer small against the gaps between
-/// interior and hull points that the graph relies on).
-const FIXED_MIN_DIR: f64 = 1.0 / 1024.0;
 
 impl<T: Real, const D: usize> Polytope<T, D> {
     /// Hulls with at least this many graph vertices (hull vertices plus points lying on
@@ -151,10 +118,17 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     /// ones (and clouds without a hull) by brute force.
     pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
+    /// 3D hulls with at least this many faces answer [`face_towards`](Self::face_towards)
+    /// by hill climbing; smaller ones (and 2D polygons) scan their faces (measured on
+    /// sphere hulls: the climb wins from about 100 faces for random directions).
+    pub const HILL_CLIMB_MIN_FACES: usize = 128;
+
     /// The hull of `points`.
     ///
     /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` typical,
-    /// in f64): see [`faces`](Self::faces) for the tolerances.
+    /// in f64): see [`faces`](Self::faces) for the tolerances. 3D hulls with at least
+    /// [`HILL_CLIMB_MIN_FACES`](Self::HILL_CLIMB_MIN_FACES) faces also get the hull of
+    /// their face normals (for [`face_towards`](Self::face_towards)).
     ///
     /// # Errors
     /// [`ShapeError::Empty`] for no points, [`ShapeError::NonFinite`] (with the index of the
@@ -181,8 +155,9 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             vertices: Vec::new(),
             faces: Vec::new(),
             climb: None,
+            face_climb: None,
         };
-        if let Some((mesh, tol)) = out.hull() {
+        if let Some((mesh, tol)) = hull_of(&out.points) {
             out.install(mesh, &tol);
         }
         Ok(out)
@@ -245,7 +220,14 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     }
 
     /// The id of the face whose outward normal has the largest dot product with `dir`
-    /// (the first of equal ones), or `None` without faces. Linear in the number of faces.
+    /// (the first of equal ones), or `None` without faces.
+    ///
+    /// 3D hulls with at least [`HILL_CLIMB_MIN_FACES`](Self::HILL_CLIMB_MIN_FACES) faces
+    /// answer by hill climbing from the previous answer over the hull of the face normals
+    /// (the normals lie on the unit sphere, so the face wanted is the support point of
+    /// their hull along `dir`), with the same guarantee as
+    /// [`SupportMap::support`]: the dot product equals the scan's. Smaller hulls and 2D
+    /// scan the faces.
     ///
     /// ```
     /// use convex_proximity::shape::Polytope;
@@ -258,59 +240,26 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     /// ```
     #[must_use]
     pub fn face_towards(&self, dir: &SVector<T, D>) -> Option<usize> {
-        let mut best: Option<(usize, T)> = None;
-        for f in &self.faces {
-            let d = f.normal.dot(dir);
-            if best.is_none_or(|(_, b)| d > b) {
-                best = Some((f.id, d));
-            }
-        }
-        best.map(|(i, _)| i)
-    }
-
-    /// Computes the hull in f64 (D = 2 or 3), with the tolerances documented at
-    /// [`faces`](Self::faces).
-    fn hull(&self) -> Option<(HullMesh, Tol)> {
-        if D != 2 && D != 3 {
+        if self.faces.is_empty() {
             return None;
         }
-        let mut pts = Vec::with_capacity(self.points.len());
-        for p in &self.points {
-            let mut q = [0.0f64; 3];
-            for k in 0..D {
-                q[k] = nalgebra::try_convert::<T, f64>(p[k])?;
+        Some(match &self.face_climb {
+            Some(fc) => fc.climb.support(&fc.normals, dir),
+            None => {
+                // The scan; a face's id is its index.
+                let mut best = (0, self.faces[0].normal.dot(dir));
+                for f in &self.faces[1..] {
+                    let d = f.normal.dot(dir);
+                    if d > best.1 {
+                        best = (f.id, d);
+                    }
+                }
+                best.0
             }
-            pts.push(q);
-        }
-        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        for q in &pts {
-            for k in 0..D {
-                lo[k] = lo[k].min(q[k]);
-                hi[k] = hi[k].max(q[k]);
-            }
-        }
-        // Work about the bounding-box centre; scale = box size + absolute magnitude.
-        let mid: [f64; 3] =
-            core::array::from_fn(|k| if k < D { (lo[k] + hi[k]) / 2.0 } else { 0.0 });
-        let size = (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-        let abs = (0..D)
-            .map(|k| lo[k].abs().max(hi[k].abs()))
-            .fold(0.0, f64::max);
-        for q in &mut pts {
-            for k in 0..D {
-                q[k] -= mid[k];
-            }
-        }
-        let tol = tolerances::<T>(D, size, abs);
-        let mesh = if D == 2 {
-            hull::hull2(&pts, &tol)
-        } else {
-            hull::hull3(&pts, &tol)
-        };
-        mesh.ok().map(|m| (m, tol))
+        })
     }
 
-    /// Stores the hull's faces, vertices and (for large hulls) the climbing graph.
+    /// Stores the hull's faces, vertices and (3D, large hulls) the climbing graphs.
     fn install(&mut self, mesh: HullMesh, tol: &Tol) {
         self.faces = mesh
             .faces
@@ -325,120 +274,77 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         self.vertices = mesh.vertices;
         // 3D only: a polygon's vertices have two neighbours each, so a climb from an
         // unrelated previous answer walks a quarter of the polygon on average (measured
-        // slower than the scan on a 1000-vertex circle, docs/PERFORMANCE.md).
-        if D != 3 || mesh.nodes.len() < Self::HILL_CLIMB_MIN_VERTICES {
+        // slower than the scan on a 1000-vertex circle, docs/PERFORMANCE.md). The same
+        // holds for its edges.
+        if D != 3 {
             return;
         }
-        let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(0.0);
-        let (band, band_abs, min_dir) = if is_fixed::<T>() {
-            // Each product rounds by one ulp: D ulps per dot product, twice for a gap.
-            (tol.band, 2.0 * D as f64 * eps, FIXED_MIN_DIR)
-        } else {
-            (tol.band, 0.0, 0.0)
-        };
-        self.climb = Some(Climb {
-            nodes: mesh
-                .nodes
-                .iter()
-                .map(|&i| self.points[i as usize])
-                .collect(),
-            index: mesh.nodes,
-            offsets: mesh.offsets,
-            nbrs: mesh.nbrs,
-            band: lit(band),
-            band_abs: lit(band_abs),
-            min_dir: lit(min_dir),
-            last: WarmStart::default(),
-        });
+        if mesh.nodes.len() >= Self::HILL_CLIMB_MIN_VERTICES {
+            self.climb = Some(Climb::new(
+                &self.points,
+                mesh.nodes,
+                mesh.offsets,
+                mesh.nbrs,
+                tol,
+            ));
+        }
+        if self.faces.len() >= Self::HILL_CLIMB_MIN_FACES {
+            // Not the faces' adjacency: `n·d` over it has false local maxima (two faces
+            // meeting at a vertex only, with steep faces between them; measured on 9% of
+            // random directions for a 1000-point sphere hull). The hull of the normals has
+            // none, `n·d` being linear. Its failure (not expected: the normals of a 3D
+            // hull span every direction) keeps the scan.
+            let normals: Vec<Point<T, D>> =
+                self.faces.iter().map(|f| Point::from(*f.normal)).collect();
+            if let Some((m, t)) = hull_of(&normals) {
+                self.face_climb = Some(FaceClimb {
+                    climb: Climb::new(&normals, m.nodes, m.offsets, m.nbrs, &t).with_seeds(),
+                    normals,
+                });
+            }
+        }
     }
+}
 
-    /// Brute force over the points (the first of equal maxima wins).
-    #[inline]
-    fn brute_force(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        // Track the index, not the point: the loop then carries one scalar and one index
-        // instead of selecting D coordinates at every vertex (the 1000-vertex hull bench
-        // spent 96% of its time here).
-        let mut best = 0;
-        let mut best_dot = dir.dot(&self.points[0].coords);
-        for (i, p) in self.points.iter().enumerate().skip(1) {
-            let d = dir.dot(&p.coords);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
-            }
-        }
-        self.points[best]
+/// The hull of `points` in f64 (D = 2 or 3), with the tolerances documented at
+/// [`Polytope::faces`].
+fn hull_of<T: Real, const D: usize>(points: &[Point<T, D>]) -> Option<(HullMesh, Tol)> {
+    if D != 2 && D != 3 {
+        return None;
     }
-
-    /// Steepest ascent over the graph from the last answer, then an exploration of every
-    /// node within the rounding band of the best value: on a convex polytope the vertices
-    /// above any level form a connected subgraph, so a false local maximum made by rounding
-    /// (or by the hull's tolerance) is left through nodes inside the band. A better node
-    /// restarts the ascent; ties go to the lowest point index, as in brute force. A plateau
-    /// larger than `PLATEAU` nodes (a big face with many tied points, `d = 0`) and, in
-    /// fixed-point, a direction shorter than `FIXED_MIN_DIR` go to brute force.
-    fn climb(&self, c: &Climb<T, D>, dir: &SVector<T, D>) -> Point<T, D> {
-        let dmax = dir.amax();
-        if !(dmax >= c.min_dir) {
-            return self.brute_force(dir);
+    let mut pts = Vec::with_capacity(points.len());
+    for p in points {
+        let mut q = [0.0f64; 3];
+        for k in 0..D {
+            q[k] = nalgebra::try_convert::<T, f64>(p[k])?;
         }
-        let nb = |u: usize| &c.nbrs[c.offsets[u] as usize..c.offsets[u + 1] as usize];
-        let mut u = c.last.0.load(Ordering::Relaxed) as usize;
-        if u >= c.nodes.len() {
-            u = 0;
-        }
-        let mut best = dir.dot(&c.nodes[u].coords);
-        let band = dmax * c.band + c.band_abs;
-        let mut seen = [0u32; PLATEAU];
-        'climb: loop {
-            // Steepest ascent to a local maximum `u`.
-            loop {
-                let mut next = u;
-                for &w in nb(u) {
-                    let val = dir.dot(&c.nodes[w as usize].coords);
-                    if val > best {
-                        (best, next) = (val, w as usize);
-                    }
-                }
-                if next == u {
-                    break;
-                }
-                u = next;
-            }
-            // Plateau: every node reachable through nodes within `band` of `best`. A
-            // better node restarts the ascent; equal ones go to the lowest index.
-            let floor = best - band;
-            seen[0] = u as u32;
-            let (mut len, mut head) = (1, 0);
-            let mut arg = u;
-            while head < len {
-                let x = seen[head] as usize;
-                head += 1;
-                for &w in nb(x) {
-                    let val = dir.dot(&c.nodes[w as usize].coords);
-                    if val > best {
-                        (best, u) = (val, w as usize);
-                        continue 'climb;
-                    }
-                    if val < floor || seen[..len].contains(&w) {
-                        continue;
-                    }
-                    if len == PLATEAU {
-                        return self.brute_force(dir);
-                    }
-                    seen[len] = w;
-                    len += 1;
-                    if val == best && (w as usize) < arg {
-                        arg = w as usize;
-                    }
-                }
-            }
-            u = arg;
-            break;
-        }
-        c.last.0.store(u as u32, Ordering::Relaxed);
-        c.nodes[u]
+        pts.push(q);
     }
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for q in &pts {
+        for k in 0..D {
+            lo[k] = lo[k].min(q[k]);
+            hi[k] = hi[k].max(q[k]);
+        }
+    }
+    // Work about the bounding-box centre; scale = box size + absolute magnitude.
+    let mid: [f64; 3] = core::array::from_fn(|k| if k < D { (lo[k] + hi[k]) / 2.0 } else { 0.0 });
+    let size = (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+    let abs = (0..D)
+        .map(|k| lo[k].abs().max(hi[k].abs()))
+        .fold(0.0, f64::max);
+    for q in &mut pts {
+        for k in 0..D {
+            q[k] -= mid[k];
+        }
+    }
+    let tol = tolerances::<T>(D, size, abs);
+    let mesh = if D == 2 {
+        hull::hull2(&pts, &tol)
+    } else {
+        hull::hull3(&pts, &tol)
+    };
+    mesh.ok().map(|m| (m, tol))
 }
 
 /// The hull tolerances for scalar `T` in dimension `d`, for a cloud of bounding-box size
@@ -476,10 +382,10 @@ fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
 impl<T: Real, const D: usize> SupportMap<T, D> for Polytope<T, D> {
     #[inline]
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        match &self.climb {
-            Some(c) => self.climb(c, dir),
-            None => self.brute_force(dir),
-        }
+        self.points[match &self.climb {
+            Some(c) => c.support(&self.points, dir),
+            None => brute_force(&self.points, dir),
+        }]
     }
     #[inline]
     fn center(&self) -> Point<T, D> {
