@@ -1016,3 +1016,54 @@ fn normal_is_continuous_inside_the_touching_band() {
         );
     }
 }
+
+/// A box sunk 0.01 into a 10-wide slab: GJK stopped Touching on a triangle inside `A − B`,
+/// and no simplex of its points and the axis supports contained the origin (it lay 0.07
+/// outside their top triangle), so EPA's seed called the pair flat and answered "touching,
+/// depth 0" along a sideways normal (f32, FixedI40F24). The seed now grows the largest
+/// candidate simplex towards the origin, GJK's step, before deciding.
+fn epa_seed_grows_when_gjk_stops_on_an_inner_simplex<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = unit_box::<T, 3>();
+    let ground = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    for k in 200..330 {
+        let t = k as f64 / 1000.0;
+        let pose = Isometry3::from_parts(
+            Translation3::new(lit::<T>(-2.0 + 4.0 * t), lit(0.49), lit(0.5 * t)),
+            UnitQuaternion::from_euler_angles(0.0, 2.0 * t, 0.0).cast::<T>(),
+        );
+        let c = query::contact(&ground, &slab, &pose, &cube, &tol()).unwrap();
+        assert!(
+            (f(c.separation) + 0.01).abs() <= accuracy::<T>(1.0) && f(c.normal.y) > 0.999,
+            "step {k}: {c:?}"
+        );
+    }
+}
+scalar_cases!(epa_seed_grows_when_gjk_stops_on_an_inner_simplex);
+
+/// A flat box sunk 0.01 into a slab (FixedI40F24): GJK's tetrahedron passed the barycentric
+/// test, but the rounded plane of one face put the origin 8.8e-5 outside it (the band was
+/// 8.6e-5), so EPA answered "touching across that face", a face inside `A − B`. EPA's start
+/// now asks for the support beyond such a face and, when `A − B` extends past it, replaces
+/// the opposite vertex with it.
+fn epa_start_replaces_a_vertex_beyond_an_inner_face<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let flat = Cuboid::new(Vector3::new(lit::<T>(0.6), lit(0.3), lit(0.4)));
+    let ground = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let q = [
+        0.0001365865472876293,
+        0.2899675506657544,
+        -0.0002570945594064456,
+        0.09940090995367179,
+    ];
+    let pose = Isometry3::from_parts(
+        Translation3::new(lit::<T>(q[0]), lit(q[1]), lit(q[2])),
+        UnitQuaternion::from_euler_angles(0.0, q[3], 0.0).cast::<T>(),
+    );
+    let c = query::contact(&ground, &slab, &pose, &flat, &tol()).unwrap();
+    assert!(
+        (f(c.separation) - (q[1] - 0.3)).abs() <= accuracy::<T>(1.0) && f(c.normal.y) > 0.999,
+        "{c:?}"
+    );
+}
+scalar_cases!(epa_start_replaces_a_vertex_beyond_an_inner_face);

@@ -325,14 +325,25 @@ where
     // A − B flat: only if it has no extent either way is it (the axis supports can all fall
     // on one flat set, e.g. shapes sharing a centre). Each round adds a dimension.
     for _ in 0..=D {
-        if let Some(chosen) = largest_around_origin(pts, tol) {
+        let (chosen, around) = match largest_simplex(pts, tol, true) {
+            Some(c) => (Some(c), true),
+            None => (largest_simplex(pts, tol, false), false),
+        };
+        if let Some(chosen) = chosen {
             let k = D + 1;
             // The chosen indices increase, so swapping each into place keeps the rest.
             for (slot, &i) in chosen[..k].iter().enumerate() {
                 pts.swap(slot, i);
             }
             pts.truncate(k);
-            return Ok(Seed::Simplex { iterations });
+            if around {
+                return Ok(Seed::Simplex { iterations });
+            }
+            // A simplex with volume, but the origin outside it: grow it towards the origin.
+            return Ok(match grow(a, b, pts, tol, limit, &mut iterations)? {
+                Grown::Around => Seed::Simplex { iterations },
+                Grown::Touching(n, p) => Seed::Flat(touching(&p, n, iterations)),
+            });
         }
         let n = span_normal(pts);
         let scale = pts.iter().fold(T::zero(), |s, p| s.max(p.w.amax()));
@@ -355,11 +366,93 @@ where
     Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)))
 }
 
-/// The indices of the largest `D`-simplex around the origin among `pts` (every
+/// How [`grow`] ended.
+enum Grown<T: Real, const D: usize> {
+    /// `pts[..D + 1]` contains the origin.
+    Around,
+    /// `A − B` has no extent beyond a facet the origin is on: touching along its outward
+    /// normal, at that support point.
+    Touching(Unit<SVector<T, D>>, SupportPoint<T, D>),
+}
+
+/// Grows the simplex `pts[..D + 1]` (with volume) until it contains the origin. While a
+/// barycentric coordinate `λⱼ` is below `−gjk_touching`, the origin lies beyond the facet
+/// opposite vertex `j`; vertex `j` is replaced by the support point along that facet's
+/// outward normal (GJK's step; van den Bergen, seed 001). A support that does not pass the
+/// origin by more than the touching band means the origin is on the boundary of `A − B`.
+/// Needed when GJK stopped touching on an inner simplex whose candidates miss the origin.
+fn grow<T: Real, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    pts: &mut [SupportPoint<T, D>],
+    tol: &Tolerances<T>,
+    limit: Option<T>,
+    iterations: &mut u32,
+) -> Result<Grown<T, D>, QueryError>
+where
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let k = D + 1;
+    for _ in 0..16 * k {
+        let scale = pts[..k].iter().fold(T::zero(), |s, p| s.max(p.w.amax()));
+        let band = tol.gjk_touching * scale;
+        let y0 = pts[0].w;
+        let m = nalgebra::SMatrix::<T, D, D>::from_fn(|r, c| pts[c + 1].w[r] - y0[r]);
+        let Some((mu, _)) = crate::gjk::solve_pivoted(m, -y0) else {
+            break;
+        };
+        let (mut j, mut lj) = (0, T::one() - mu.sum());
+        for (i, &l) in mu.iter().enumerate() {
+            if l < lj {
+                (j, lj) = (i + 1, l);
+            }
+        }
+        if lj >= -tol.gjk_touching {
+            return Ok(Grown::Around);
+        }
+        // The facet's normal away from vertex j: Gram–Schmidt of (y_j − base) against the
+        // facet's edges, negated.
+        let base = pts[(j + 1) % k].w;
+        let mut edges: [SVector<T, D>; crate::MAX_DIM] = [SVector::zeros(); crate::MAX_DIM];
+        let mut m_edges = 0;
+        for (i, p) in pts[..k].iter().enumerate() {
+            if i == j || i == (j + 1) % k {
+                continue;
+            }
+            let mut e = p.w - base;
+            for q in &edges[..m_edges] {
+                e -= q * q.dot(&e);
+            }
+            if let Some(u) = normalize(&e) {
+                edges[m_edges] = u.into_inner();
+                m_edges += 1;
+            }
+        }
+        let mut off = base - pts[j].w;
+        for q in &edges[..m_edges] {
+            off -= q * q.dot(&off);
+        }
+        let Some(n) = normalize(&off) else {
+            break;
+        };
+        let w = support(a, b, &n, limit)?;
+        *iterations += 1;
+        if n.dot(&w.w) <= band || pts[..k].iter().any(|p| p.w == w.w) {
+            return Ok(Grown::Touching(n, w));
+        }
+        pts[j] = w;
+    }
+    // No progress within the budget (rounding): let the polytope's own check decide.
+    Ok(Grown::Around)
+}
+
+/// The indices of the largest `D`-simplex among `pts`, around the origin if `around` (every
 /// (D + 1)-subset: at most C(3D + 5, D + 1) with the probes; this path is rare).
-fn largest_around_origin<T: Real, const D: usize>(
+fn largest_simplex<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     tol: &Tolerances<T>,
+    around: bool,
 ) -> Option<[usize; crate::MAX_DIM + 1]> {
     let n = pts.len();
     let k = D + 1;
@@ -373,7 +466,7 @@ fn largest_around_origin<T: Real, const D: usize>(
     let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
     loop {
         if let Some((m, det)) = around_origin(pts, &idx[..k], tol.gjk_touching)
-            && m >= -tol.gjk_touching
+            && (!around || m >= -tol.gjk_touching)
             && det > best.as_ref().map_or(T::zero(), |b| b.1)
         {
             best = Some((idx, det));

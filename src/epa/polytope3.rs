@@ -189,30 +189,43 @@ impl<T: Real> Polytope3<T> {
     {
         self.faces.clear();
         self.heap.clear();
-        let iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
+        let mut iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
             Seed::Flat(p) => return Ok(Start::Done(p)),
             Seed::Simplex { iterations } => iterations,
         };
-        let scale = self.verts.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
-        let flat = tol.gjk_touching * scale;
-        for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
-            self.add_face(f);
-        }
-        self.orient_and_link();
-        // The origin must be inside (within the touching band); otherwise the contact is
-        // a touching one across the face it is outside of.
-        if let Some(f) = self
-            .faces
-            .iter()
-            .filter(|f| f.dist < -flat)
-            .min_by(|x, y| x.dist.partial_cmp(&y.dist).unwrap_or(Ordering::Equal))
-        {
-            let p = self.verts[f.v[0] as usize];
-            return Ok(Start::Done(touching(
-                &p,
-                Unit::new_unchecked(f.n),
-                iterations,
-            )));
+        // The origin must be inside (within the touching band). If it is outside a face
+        // that `A − B` extends beyond (the barycentric test passed on rounding: the face is
+        // inside `A − B`), the vertex opposite is replaced by the support beyond the face;
+        // if `A − B` does not extend beyond it, the contact is touching across it.
+        for round in 0.. {
+            let scale = self.verts.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+            let flat = tol.gjk_touching * scale;
+            self.faces.clear();
+            for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
+                self.add_face(f);
+            }
+            self.orient_and_link();
+            let Some(f) = self
+                .faces
+                .iter()
+                .filter(|f| f.dist < -flat)
+                .min_by(|x, y| x.dist.partial_cmp(&y.dist).unwrap_or(Ordering::Equal))
+            else {
+                break;
+            };
+            let (n, fv) = (f.n, f.v);
+            let w = support(a, b, &n, limit)?;
+            iterations += 1;
+            if round >= 16 || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
+                let p = self.verts[fv[0] as usize];
+                return Ok(Start::Done(touching(
+                    &p,
+                    Unit::new_unchecked(n),
+                    iterations,
+                )));
+            }
+            let opposite = (0..4).find(|i| !fv.contains(&(*i as u32))).unwrap_or(3);
+            self.verts[opposite] = w;
         }
         for (i, f) in self.faces.iter().enumerate() {
             if f.n != Vector3::zeros() {
