@@ -786,6 +786,103 @@ fn rounded_and_transformed<T: Real>() {
     );
 }
 
+/// Long sequences: a box sliding and turning over a slab (1000 steps), rocking ±3° on it
+/// (600 steps, prediction 0.1 keeps the lifted corners), and a tower of three boxes under
+/// random jitter (400 steps), each both ways round (A below, then A above). Every step keeps
+/// the 4 ids and moves each point by at most about the motion of the shapes.
+fn long_sequences_are_stable<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let flat = Cuboid::new(Vector3::new(lit::<T>(0.6), lit(0.3), lit(0.4)));
+    let ground = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    // A pose from (x, y, z, yaw, roll) in f64.
+    let pose = |q: [f64; 5]| {
+        Isometry3::from_parts(
+            Translation3::new(lit::<T>(q[0]), lit(q[1]), lit(q[2])),
+            UnitQuaternion::from_euler_angles(q[4], q[3], 0.0).cast::<T>(),
+        )
+    };
+    let mut rng = Rng(77);
+    // Each sequence: the lower and upper shape's poses per step, and the motion bound.
+    type Seq<T> = Vec<(Isometry3<T>, Isometry3<T>, f64)>;
+    let slide: Seq<T> = (0..1000)
+        .map(|k| {
+            let t = k as f64 / 1000.0;
+            (
+                ground,
+                pose([-2.0 + 4.0 * t, 0.49, 0.5 * t, 2.0 * t, 0.0]),
+                4e-3 + 2e-3,
+            )
+        })
+        .collect();
+    let rock: Seq<T> = (0..600)
+        .map(|k| {
+            let roll = 0.05 * (k as f64 / 600.0 * std::f64::consts::TAU).sin();
+            let low = 0.5 * roll.cos() + 0.5 * roll.abs().sin();
+            (ground, pose([0.3, low - 0.01, 0.0, 0.4, roll]), 1e-3)
+        })
+        .collect();
+    let mut jitter: Seq<T> = Vec::new();
+    let (mut q1, mut q2) = (
+        [0.0, 0.29, 0.0, 0.1, 0.0],
+        [0.1, 0.29 + 0.6 - 0.005, 0.05, -0.2, 0.0],
+    );
+    for _ in 0..400 {
+        for q in [&mut q1, &mut q2] {
+            for (i, x) in q.iter_mut().take(4).enumerate() {
+                *x += rng.uniform(-1e-4, 1e-4) * if i == 1 { 0.1 } else { 1.0 };
+            }
+        }
+        jitter.push((pose(q1), pose(q2), 2e-3));
+    }
+    type Run<'r, T> = (
+        &'r dyn FeatureMap<T, 3>,
+        &'r dyn FeatureMap<T, 3>,
+        &'r Seq<T>,
+        &'r str,
+    );
+    let runs: [Run<T>; 4] = [
+        (&slab, &cube, &slide, "slide"),
+        (&slab, &cube, &rock, "rock"),
+        (&flat, &flat, &jitter, "stack"),
+        (
+            &slab,
+            &flat,
+            &jitter.iter().map(|s| (ground, s.0, s.2)).collect(),
+            "stack base",
+        ),
+    ];
+    for (lower, upper, seq, what) in runs {
+        for swap in [false, true] {
+            let mut prev: Option<convex_proximity::clip::Manifold<T, 3>> = None;
+            for (k, (pl, pu, bound)) in seq.iter().enumerate() {
+                let m = if swap {
+                    query::manifold(pu, upper, pl, lower, lit(0.1), &tol()).unwrap()
+                } else {
+                    query::manifold(pl, lower, pu, upper, lit(0.1), &tol()).unwrap()
+                };
+                assert_eq!(m.len(), 4, "{what} swap {swap} step {k}: {m:?}");
+                if let Some(p) = prev {
+                    for a in p.points() {
+                        let b = m.points().iter().find(|b| b.id == a.id).unwrap_or_else(|| {
+                            panic!(
+                                "{what} swap {swap} step {k}: id {:?} lost: {p:?} -> {m:?}",
+                                a.id
+                            )
+                        });
+                        let moved = (pback(&b.point_a) - pback(&a.point_a)).norm();
+                        assert!(
+                            moved <= 4.0 * bound + 10.0 * acc::<T>(),
+                            "{what} swap {swap} step {k}: moved {moved}"
+                        );
+                    }
+                }
+                prev = Some(m);
+            }
+        }
+    }
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -815,4 +912,5 @@ scalar_cases!(
     parallel_capsules,
     tilted_box_either_order,
     rounded_and_transformed,
+    long_sequences_are_stable,
 );

@@ -30,6 +30,37 @@ pub struct FeatureId {
 /// Marks an id made by clipping an incident edge against a side plane.
 pub const CLIPPED: u32 = 1 << 31;
 
+/// Marks a clipped point at a corner of the reference face (on two side planes `j < k`):
+/// `CLIPPED | CORNER | j << 16 | k`. It depends only on the reference face, so it stays the
+/// same while the reference corner lies inside the incident face, whatever incident edges
+/// surround it.
+pub const CORNER: u32 = 1 << 29;
+
+/// The side planes a clip point lies on (`u32::MAX`: none).
+fn planes_of(id: u32) -> [u32; 2] {
+    if id & CLIPPED == 0 {
+        [u32::MAX; 2]
+    } else if id & CORNER != 0 {
+        [(id >> 16) & 0x1FFF, id & 0xFFFF]
+    } else {
+        [(id >> 16) & 0x1FFF, u32::MAX]
+    }
+}
+
+/// The id of the point where edge `p → q` crosses side plane `k`: a corner if the edge runs
+/// along another side plane, else the incident edge's code (its start vertex's low bits).
+fn crossing_id(p: u32, q: u32, k: u32) -> u32 {
+    let (pp, pq) = (planes_of(p), planes_of(q));
+    if let Some(&j) = pp
+        .iter()
+        .find(|&&j| j != u32::MAX && j != k && pq.contains(&j))
+    {
+        let (lo, hi) = (j.min(k), j.max(k));
+        return CLIPPED | CORNER | (lo << 16) | hi;
+    }
+    CLIPPED | (k << 16) | (p & 0xFFFF)
+}
+
 /// One point of a manifold, world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint<T: Real, const D: usize> {
@@ -164,7 +195,8 @@ where
 /// Sutherland–Hodgman: clips `poly` (closed when it has ≥ 3 vertices, else an open
 /// segment or a point) against the half-spaces `s·x ≤ d` in `planes`, into `poly`.
 /// A vertex made on side plane `k` from the edge starting at vertex id `v` gets the id
-/// `CLIPPED | k << 16 | (v & 0xFFFF)`.
+/// `CLIPPED | k << 16 | (v & 0xFFFF)`, or a [`CORNER`] id where the edge runs along another
+/// side plane.
 pub(crate) fn clip<T: Real, const D: usize>(
     poly: &mut Vec<(Point<T, D>, u32)>,
     next: &mut Vec<(Point<T, D>, u32)>,
@@ -191,7 +223,7 @@ pub(crate) fn clip<T: Real, const D: usize>(
                 // The crossing point p + t (q − p), t = dp / (dp − dq) ∈ [0, 1].
                 let t = dp / (dp - dq);
                 let x = p.0 + (q.0 - p.0) * t;
-                next.push((x, CLIPPED | (k << 16) | (p.1 & 0xFFFF)));
+                next.push((x, crossing_id(p.1, q.1, k)));
             }
             if !closed && i + 1 == edges && dq <= T::zero() {
                 next.push(q);
