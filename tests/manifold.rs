@@ -1,5 +1,7 @@
 //! `query::manifold` against exact geometry: resting, stacked and rotated boxes, capsules
 //! and balls on boxes, 2D rectangles; feature-id stability. f32, f64 and FixedI40F24.
+// Reproductions keep the exact decimal inputs they were found with.
+#![allow(clippy::excessive_precision)]
 
 mod common;
 use common::*;
@@ -7,7 +9,11 @@ use convex_proximity::{
     Real, Tolerances, lit, query,
     shape::{Ball, Capsule, Cuboid},
 };
-use convex_proximity::{clip::FeatureMap, epa::ContactDim, shape::Polytope};
+use convex_proximity::{
+    clip::{FeatureId, FeatureMap},
+    epa::ContactDim,
+    shape::Polytope,
+};
 use nalgebra::{
     Const, Isometry2, Isometry3, Point, Point2, Point3, SVector, Translation3, UnitQuaternion,
     Vector2, Vector3,
@@ -883,6 +889,95 @@ fn long_sequences_are_stable<T: Real>() {
     }
 }
 
+/// Contact polygons with more than 4 corners at one depth (a cube turned 45° on a cube: an
+/// octagon; a cylinder on its cap: 8 rim points) reduce to 4 points, the same 4 ids under
+/// 200 small horizontal moves and turns about the normal: ties in depth, distance and area
+/// go to the smallest id, not to rounding.
+fn reduction_ties_keep_ids<T: Real>() {
+    use convex_proximity::shape::Cylinder;
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let cyl = Cylinder::new(lit::<T>(0.5), lit::<T>(0.4));
+    let pa = Isometry3::translation(0.0, -0.5, 0.0);
+    let shapes: [(&dyn FeatureMap<T, 3>, f64, &str); 2] = [
+        (&cube, std::f64::consts::FRAC_PI_4, "turned cube"),
+        (&cyl, 0.1, "cylinder"),
+    ];
+    let mut rng = Rng(5);
+    let step = 10.0 * acc::<T>();
+    for (shape, yaw, what) in shapes {
+        let (mut x, mut z, mut turn) = (0.05, -0.03, yaw);
+        let mut ids: Option<Vec<FeatureId>> = None;
+        for k in 0..200 {
+            // The whole scene turned by a generic rotation: depths equal up to rounding.
+            let world = Isometry3::from_parts(
+                Translation3::new(0.3, -0.2, 0.7),
+                UnitQuaternion::from_euler_angles(0.4, -0.7, 1.1),
+            );
+            let pb = world
+                * Isometry3::from_parts(
+                    Translation3::new(x, 0.49, z),
+                    UnitQuaternion::from_euler_angles(0.0, turn, 0.0),
+                );
+            let m = query::manifold(
+                &(world * pa).cast::<T>(),
+                &cube,
+                &pb.cast::<T>(),
+                shape,
+                lit(0.0),
+                &tol(),
+            )
+            .unwrap();
+            assert_eq!(m.len(), 4, "{what} step {k}: {m:?}");
+            let mut now: Vec<FeatureId> = m.points().iter().map(|p| p.id).collect();
+            now.sort_by_key(|i| (i.a, i.b));
+            if let Some(before) = &ids {
+                assert_eq!(before, &now, "{what} step {k}: {m:?}");
+            }
+            ids = Some(now);
+            x += rng.uniform(-step, step);
+            z += rng.uniform(-step, step);
+            turn += rng.uniform(-step, step);
+        }
+    }
+}
+
+/// Two boxes stacked with a five-cornered contact polygon whose deepest corner's farthest
+/// corner is its neighbour: the fourth point used to be sought only on the far side of
+/// that pair's line, where there is none, so 3 points were kept. The fourth is now the one
+/// adding the most area outside the first three's triangle.
+fn reduction_keeps_four_of_a_pentagon<T: Real>() {
+    let q =
+        |w: f64, y: f64| UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(w, 0.0, y, 0.0));
+    let a = Cuboid::new(v::<T, 3>(&Vector3::new(
+        0.005059039168394187,
+        0.0023561787285105006,
+        0.0022647098958276774,
+    )));
+    let b = Cuboid::new(v::<T, 3>(&Vector3::new(
+        0.006799751668828036,
+        0.0019289841571924471,
+        0.004010545184871399,
+    )));
+    let pa = Isometry3::from_parts(
+        Translation3::new(
+            3.12498840928377417e-4,
+            -2.83939499216651590e-3,
+            -8.65706439587451938e-5,
+        ),
+        q(-2.98517926913728204e-3, 0.999995544342439091),
+    );
+    let pb = Isometry3::from_parts(
+        Translation3::new(
+            1.79938852603439277e-5,
+            1.37637787340152626e-3,
+            8.72936534376455675e-4,
+        ),
+        q(-0.815156751708431826, 0.579240425163988326),
+    );
+    let m = query::manifold(&pa.cast::<T>(), &a, &pb.cast::<T>(), &b, lit(3e-4), &tol()).unwrap();
+    assert_eq!(m.len(), 4, "{m:?}");
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -913,4 +1008,6 @@ scalar_cases!(
     tilted_box_either_order,
     rounded_and_transformed,
     long_sequences_are_stable,
+    reduction_ties_keep_ids,
+    reduction_keeps_four_of_a_pentagon,
 );

@@ -359,7 +359,7 @@ where
         .map(|k| k.0)
         .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
     let witness = deepest.is_none_or(|d| d > c.separation + c.slack);
-    <Const<D> as ContactDim<T, D>>::reduce(kept, &u);
+    <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.slack);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
             // Replace the shallowest.

@@ -80,37 +80,44 @@ pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
     );
 
     /// Keeps at most 2 (2D) or 4 (3D) of the clipped points `(separation, point, id)`:
-    /// the deepest first, then the ones spanning the largest area.
+    /// the deepest first, then the ones spanning the largest area; scores within `slack`
+    /// (a length) count as ties, won by the smallest id.
     #[doc(hidden)]
-    fn reduce(points: &mut Vec<(T, Point<T, D>, u32)>, normal: &SVector<T, D>);
+    fn reduce(points: &mut Vec<(T, Point<T, D>, u32)>, normal: &SVector<T, D>, slack: T);
 }
 
-/// The index of the deepest point (smallest separation).
-pub(crate) fn deepest<T: Real, const D: usize>(points: &[(T, Point<T, D>, u32)]) -> usize {
-    let mut best = 0;
-    for (i, p) in points.iter().enumerate() {
-        if p.0 < points[best].0 {
-            best = i;
-        }
-    }
-    best
-}
-
-/// The index of the point farthest from `from`.
-pub(crate) fn farthest<T: Real, const D: usize>(
+/// The index of the point with the highest `score`, ties within `slack` going to the
+/// smallest id, so the choice does not follow rounding noise between frames; `None` if no
+/// score exceeds `floor`.
+pub(crate) fn pick<T: Real, const D: usize>(
     points: &[(T, Point<T, D>, u32)],
-    from: &Point<T, D>,
-) -> usize {
-    let mut best = 0;
-    let mut bd = T::zero();
-    for (i, p) in points.iter().enumerate() {
-        let d = (p.1 - from).norm_squared();
-        if d > bd {
-            best = i;
-            bd = d;
-        }
+    score: impl Fn(&(T, Point<T, D>, u32)) -> T,
+    slack: T,
+    floor: Option<T>,
+) -> Option<usize> {
+    let best = points.iter().map(&score).reduce(|m, s| m.max(s))?;
+    if floor.is_some_and(|f| best <= f) {
+        return None;
     }
-    best
+    (0..points.len())
+        .filter(|&i| score(&points[i]) >= best - slack)
+        .min_by_key(|&i| points[i].2)
+}
+
+/// The deepest point (smallest separation), then the one farthest from it (ties by id).
+pub(crate) fn deepest_and_farthest<T: Real, const D: usize>(
+    points: &[(T, Point<T, D>, u32)],
+    slack: T,
+) -> (usize, Option<usize>) {
+    let i1 = pick(points, |p| -p.0, slack, None).unwrap_or(0);
+    let p1 = points[i1].1;
+    let i2 = pick(
+        points,
+        |p| crate::real::norm(&(p.1 - p1)),
+        slack,
+        Some(slack),
+    );
+    (i1, i2)
 }
 
 /// EPA's reusable memory: keep one per thread (or per pair) and no query allocates once it

@@ -56,18 +56,15 @@ impl<T: Real> ContactDim<T, 2> for Const<2> {
     }
 
     /// The deepest point and the one farthest from it.
-    fn reduce(points: &mut Vec<(T, Point<T, 2>, u32)>, _normal: &Vector2<T>) {
+    fn reduce(points: &mut Vec<(T, Point<T, 2>, u32)>, _normal: &Vector2<T>, slack: T) {
         if points.len() <= 2 {
             return;
         }
-        let i = super::deepest(points);
-        let j = super::farthest(points, &points[i].1);
-        let (p, q) = (points[i], points[j]);
+        let (i, j) = super::deepest_and_farthest(points, slack);
+        let (p, q) = (points[i], j.map(|j| points[j]));
         points.clear();
         points.push(p);
-        if j != i {
-            points.push(q);
-        }
+        points.extend(q);
     }
 }
 

@@ -112,34 +112,43 @@ impl<T: Real> ContactDim<T, 3> for Const<3> {
     }
 
     /// Deepest first, then the farthest from it, then the largest triangle, then the
-    /// largest area on the other side (docs/clipping.md §3).
-    fn reduce(points: &mut Vec<(T, Point3<T>, u32)>, normal: &Vector3<T>) {
+    /// point adding the most area outside that triangle (docs/clipping.md §3).
+    fn reduce(points: &mut Vec<(T, Point3<T>, u32)>, normal: &Vector3<T>, slack: T) {
         if points.len() <= 4 {
             return;
         }
-        let i1 = super::deepest(points);
+        let (i1, i2) = super::deepest_and_farthest(points, slack);
         let p1 = points[i1].1;
-        let i2 = super::farthest(points, &p1);
-        let p2 = points[i2].1;
-        let area = |x: &Point3<T>| normal.dot(&(p2 - p1).cross(&(x - p1)));
-        let mut i3 = i1;
-        for (i, p) in points.iter().enumerate() {
-            if area(&p.1).abs() > area(&points[i3].1).abs() {
-                i3 = i;
-            }
-        }
-        let side = area(&points[i3].1);
-        let mut i4 = i1;
-        for (i, p) in points.iter().enumerate() {
-            if -side * area(&p.1) > -side * area(&points[i4].1) {
-                i4 = i;
-            }
-        }
-        let chosen = [i1, i2, i3, i4];
-        let mut keep: [Option<(T, Point3<T>, u32)>; 4] = [None; 4];
-        for (k, &i) in chosen.iter().enumerate() {
-            if !chosen[..k].contains(&i) {
-                keep[k] = Some(points[i]);
+        let mut keep: [Option<(T, Point3<T>, u32)>; 4] = [Some(points[i1]), None, None, None];
+        if let Some(i2) = i2 {
+            let p2 = points[i2].1;
+            keep[1] = Some(points[i2]);
+            let area =
+                |a: &Point3<T>, b: &Point3<T>, x: &Point3<T>| normal.dot(&(b - a).cross(&(x - a)));
+            // Areas count as ties within slack times the longest edge.
+            let area_slack = slack * crate::real::norm(&(p2 - p1));
+            if let Some(i3) = super::pick(
+                points,
+                |p| area(&p1, &p2, &p.1).abs(),
+                area_slack,
+                Some(area_slack),
+            ) {
+                let p3 = points[i3].1;
+                keep[2] = Some(points[i3]);
+                let s = if area(&p1, &p2, &p3) > T::zero() {
+                    T::one()
+                } else {
+                    -T::one()
+                };
+                // The area x adds outside the triangle's edges.
+                let added = |p: &(T, Point3<T>, u32)| {
+                    let x = &p.1;
+                    (-s * area(&p1, &p2, x))
+                        .max(-s * area(&p2, &p3, x))
+                        .max(-s * area(&p3, &p1, x))
+                };
+                keep[3] =
+                    super::pick(points, added, area_slack, Some(area_slack)).map(|i| points[i]);
             }
         }
         points.clear();
