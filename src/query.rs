@@ -495,24 +495,87 @@ where
         });
     }
     let rel = relative(pose_a, pose_b)?;
+    let world = |m: Manifold<T, D>| {
+        m.map(
+            |p| pose_a.transform_point(p),
+            |n| pose_a.rotation.transform_vector(n),
+        )
+    };
+    if let (Some(ha), Some(hb)) = (a.half_extents(), b.half_extents())
+        && let Some(m) = box_manifold(a, b, &ha, &hb, &rel, prediction, tol, workspace)
+    {
+        return Ok(world(m));
+    }
     let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
     let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
     let local = LocalContact {
         separation: c.separation,
         normal: c.normal,
-        point_a: c.point_a,
-        point_b: c.point_b,
+        witness: Some((c.point_a, c.point_b)),
         slack: slack(c.upper_bound - c.lower_bound, extent, tol),
     };
     let m = if c.separation > prediction {
         Manifold::empty(c.normal)
     } else {
         clip::build(a, b, &rel, &local, prediction, workspace)
+            .unwrap_or_else(|| Manifold::empty(c.normal))
     };
-    Ok(m.map(
-        |p| pose_a.transform_point(p),
-        |n| pose_a.rotation.transform_vector(n),
-    ))
+    Ok(world(m))
+}
+
+/// Two cuboids: the separating-axis test gives the contact (docs/clipping.md §5), then the
+/// same clipping. `None` (the general path decides) when the test's axis cannot be
+/// certified: separated boxes whose clipped points do not reach its separation, or an
+/// edge–edge axis without closest points inside both edges.
+#[allow(clippy::too_many_arguments)]
+fn box_manifold<T, R, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    ha: &SVector<T, D>,
+    hb: &SVector<T, D>,
+    rel: &Isometry<T, R, D>,
+    prediction: T,
+    tol: &Tolerances<T>,
+    workspace: &mut ManifoldWorkspace<T, D>,
+) -> Option<Manifold<T, D>>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    let rot = Placed::new(b, rel).rot;
+    let t = rel.translation.vector;
+    let extent = t.amax() + ha.amax() + hb.amax();
+    let slack = slack(T::zero(), extent, tol);
+    let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;
+    if axis.separation > prediction {
+        // Every s(n) is at most the distance: farther than the prediction.
+        return Some(Manifold::empty(axis.normal));
+    }
+    if axis.edge && axis.witness.is_none() {
+        return None;
+    }
+    let local = LocalContact {
+        separation: axis.separation,
+        normal: axis.normal,
+        witness: axis.witness,
+        slack,
+    };
+    let m = clip::build(a, b, rel, &local, prediction, workspace)?;
+    // Separated: s(n) is the distance only if a pair along n is that close.
+    if axis.separation > T::zero() {
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(None, |d: Option<T>, s| Some(d.map_or(s, |d| d.min(s))))?;
+        if deepest > axis.separation + slack {
+            return None;
+        }
+    }
+    Some(m)
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:

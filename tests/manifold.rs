@@ -978,6 +978,78 @@ fn reduction_keeps_four_of_a_pentagon<T: Real>() {
     assert_eq!(m.len(), 4, "{m:?}");
 }
 
+/// The box–box separating-axis path gives the manifold the general path (GJK/EPA, here
+/// forced by hiding the boxes behind an identity `Transformed`) gives: the same points,
+/// ids, separations and normal, on random pairs overlapping, touching and apart within the
+/// prediction, 2D and 3D.
+fn box_fast_path_agrees_with_general<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+{
+    use convex_proximity::shape::Transformed;
+    let mut rng = Rng(808);
+    let tol_pos = 100.0 * acc::<T>();
+    let mut compared = 0;
+    for i in 0..300 {
+        let ha = v::<T, D>(&rng.vector(0.2, 1.0));
+        let hb = v::<T, D>(&rng.vector(0.2, 1.0));
+        let (pa, _) = random_pose::<T, D>(&mut rng, 1.0);
+        let (pb, _) = random_pose::<T, D>(&mut rng, 1.0);
+        let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+        let hide =
+            |c: Cuboid<T, D>| Transformed::new(c, nalgebra::SMatrix::identity(), SVector::zeros());
+        let (ga, gb) = (hide(a), hide(b));
+        let fast = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol()).unwrap();
+        let general = query::manifold(&pa, &ga, &pb, &gb, lit(0.1), &tol()).unwrap();
+        assert_eq!(
+            fast.is_empty(),
+            general.is_empty(),
+            "#{i}: {fast:?} vs {general:?}"
+        );
+        if fast.is_empty() {
+            continue;
+        }
+        let deepest = |m: &convex_proximity::clip::Manifold<T, D>| {
+            m.points()
+                .iter()
+                .map(|p| f(p.separation))
+                .fold(f64::INFINITY, f64::min)
+        };
+        assert!(
+            (deepest(&fast) - deepest(&general)).abs() <= tol_pos,
+            "#{i}: {fast:?} vs {general:?}"
+        );
+        // Two axes within the scalar's accuracy of each other (f32, deep): either is right.
+        let cos = back(&fast.normal.into_inner()).dot(&back(&general.normal.into_inner()));
+        if cos < 1.0 - tol_pos {
+            assert!(accuracy::<T>(1.0) > 1e-6, "#{i}: {fast:?} vs {general:?}");
+            continue;
+        }
+        compared += 1;
+        assert_eq!(fast.len(), general.len(), "#{i}: {fast:?} vs {general:?}");
+        for p in fast.points() {
+            let q = general
+                .points()
+                .iter()
+                .min_by(|x, y| {
+                    let d = |z: &convex_proximity::clip::ContactPoint<T, D>| {
+                        (pback(&z.point_a) - pback(&p.point_a)).norm()
+                    };
+                    d(x).total_cmp(&d(y))
+                })
+                .unwrap();
+            assert!(
+                (pback(&q.point_a) - pback(&p.point_a)).norm() <= tol_pos
+                    && (f(q.separation) - f(p.separation)).abs() <= tol_pos,
+                "#{i}: {p:?} vs {q:?}"
+            );
+        }
+    }
+    assert!(compared >= 100, "only {compared} in contact");
+}
+cases!(box_fast_path_agrees_with_general, [2 => d2, 3 => d3]);
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {

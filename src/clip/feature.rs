@@ -50,11 +50,21 @@ pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     /// Writes into `out` the feature whose outward normal is most aligned with `dir`
     /// (local frame). Reuses `out.vertices`' memory.
     fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>);
+
+    /// The half-extents if the shape is a [`Cuboid`] (centred, axis-aligned in its frame):
+    /// two cuboids take the separating-axis fast path of [`crate::query::manifold`].
+    #[doc(hidden)]
+    fn half_extents(&self) -> Option<SVector<T, D>> {
+        None
+    }
 }
 
 impl<T: Real, const D: usize, S: FeatureMap<T, D> + ?Sized> FeatureMap<T, D> for &S {
     fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
         (**self).feature(dir, out);
+    }
+    fn half_extents(&self) -> Option<SVector<T, D>> {
+        (**self).half_extents()
     }
 }
 
@@ -130,6 +140,10 @@ fn corner<T: Real, const D: usize>(h: &SVector<T, D>, bits: u32) -> (Point<T, D>
 }
 
 impl<T: Real> FeatureMap<T, 2> for Cuboid<T, 2> {
+    fn half_extents(&self) -> Option<SVector<T, 2>> {
+        Some(self.half_extents)
+    }
+
     /// The edge whose normal (±x, ±y) is most aligned with `dir`; id `2·axis + (sign > 0)`;
     /// vertices counter-clockwise (the edge's direction keeps the box on its left).
     fn feature(&self, dir: &SVector<T, 2>, out: &mut Feature<T, 2>) {
@@ -153,6 +167,10 @@ impl<T: Real> FeatureMap<T, 2> for Cuboid<T, 2> {
 }
 
 impl<T: Real> FeatureMap<T, 3> for Cuboid<T, 3> {
+    fn half_extents(&self) -> Option<SVector<T, 3>> {
+        Some(self.half_extents)
+    }
+
     /// The face whose normal (±x, ±y, ±z) is most aligned with `dir`; id
     /// `2·axis + (sign > 0)`; its 4 corners counter-clockwise seen from outside.
     fn feature(&self, dir: &SVector<T, 3>, out: &mut Feature<T, 3>) {

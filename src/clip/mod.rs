@@ -9,6 +9,7 @@
 //! points within the prediction distance of the reference face are kept, then reduced to
 //! at most 4 (3D: deepest first, then largest area) or 2 (2D).
 
+pub(crate) mod boxes;
 mod feature;
 
 pub use feature::{CAP_POINTS, Feature, FeatureMap};
@@ -237,8 +238,10 @@ pub(crate) fn clip<T: Real, const D: usize>(
 pub(crate) struct LocalContact<T: Real, const D: usize> {
     pub separation: T,
     pub normal: Unit<SVector<T, D>>,
-    pub point_a: Point<T, D>,
-    pub point_b: Point<T, D>,
+    /// The witnesses on A and on B, a pair at `separation` along the normal; `None` when
+    /// not known (the box–box test of a face axis): a manifold that would need them is not
+    /// made.
+    pub witness: Option<(Point<T, D>, Point<T, D>)>,
     /// How far the true separation may lie from `separation` (its bounds' width plus the
     /// rounding of the pair's coordinates).
     pub slack: T,
@@ -272,7 +275,8 @@ struct Roles<'w, T: Real, const D: usize> {
 /// Every point is a pair on the two surfaces along the contact normal `n`: the incident
 /// feature is clipped against the prism swept by the reference face along `n`, and each
 /// clipped point is projected along `n` onto the reference face. Such a pair can never be
-/// deeper than the penetration depth, and the manifold normal is `n` itself.
+/// deeper than the penetration depth, and the manifold normal is `n` itself. `None` when
+/// the witnesses are needed but unknown.
 pub(crate) fn build<T, R, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -280,7 +284,7 @@ pub(crate) fn build<T, R, const D: usize, A, B>(
     c: &LocalContact<T, D>,
     prediction: T,
     ws: &mut ManifoldWorkspace<T, D>,
-) -> Manifold<T, D>
+) -> Option<Manifold<T, D>>
 where
     T: Real,
     R: nalgebra::AbstractRotation<T, D>,
@@ -374,10 +378,11 @@ where
             kept.remove(i);
         }
         let (ref_id, inc_id) = (roles.reference.id, WITNESS | roles.incident.id);
+        let (point_a, point_b) = c.witness?;
         m.push(ContactPoint {
             separation: c.separation,
-            point_a: c.point_a,
-            point_b: c.point_b,
+            point_a,
+            point_b,
             id: if a_ref {
                 FeatureId {
                     a: ref_id,
@@ -422,19 +427,24 @@ where
             id: fid,
         });
     }
-    m
+    Some(m)
 }
 
 /// The manifold of the single contact point `c`.
-fn single<T: Real, const D: usize>(c: &LocalContact<T, D>, a: u32, b: u32) -> Manifold<T, D> {
+fn single<T: Real, const D: usize>(
+    c: &LocalContact<T, D>,
+    a: u32,
+    b: u32,
+) -> Option<Manifold<T, D>> {
+    let (point_a, point_b) = c.witness?;
     let mut m = Manifold::empty(c.normal);
     m.push(ContactPoint {
         separation: c.separation,
-        point_a: c.point_a,
-        point_b: c.point_b,
+        point_a,
+        point_b,
         id: FeatureId { a, b },
     });
-    m
+    Some(m)
 }
 
 /// The pair along `u` through the incident core point `x`: its separation and the point on

@@ -1,0 +1,145 @@
+//! Box–box contacts by the separating-axis test (Gottschalk's OBB overlap test; Ericson,
+//! *Real-Time Collision Detection* §4.4.1): `query::manifold`'s fast path when both shapes
+//! are cuboids. docs/clipping.md §5.
+//!
+//! For a unit axis `n` (A's frame, B's centre at `t`, B's axes the columns `R_k`) the
+//! signed separation is `s(n) = |n·t| − Σ a_k |n_k| − Σ b_k |n·R_k|`. Every `s(n)` is at
+//! most the signed distance; for overlapping boxes the largest over A's and B's face
+//! normals and (3D) the edge crosses `e_i × R_j` is the signed distance, and its axis the
+//! contact normal. For separated boxes it is only a lower bound: the clipping then has to
+//! find a pair at that separation, or the general path decides.
+
+use crate::{Real, real::lit};
+use nalgebra::{Point, SMatrix, SVector, Unit};
+
+/// The largest-separation axis of two boxes, oriented from A towards B.
+pub(crate) struct BoxAxis<T: Real, const D: usize> {
+    /// `s(n)`: the signed distance if the boxes overlap, else a lower bound of it.
+    pub separation: T,
+    pub normal: Unit<SVector<T, D>>,
+    /// For an edge–edge axis, the closest points of the two edges (on A, on B) when both
+    /// lie inside their edges: a pair on the two surfaces at `separation`.
+    pub witness: Option<(Point<T, D>, Point<T, D>)>,
+    /// Whether the axis is an edge cross (else a face normal).
+    pub edge: bool,
+}
+
+/// The separating-axis test of the boxes `[−a, a]` and `t + R·[−b, b]`. Face axes win
+/// ties with edge axes within `slack` (they give the face contacts exactly).
+pub(crate) fn sat<T: Real, const D: usize>(
+    a: &SVector<T, D>,
+    b: &SVector<T, D>,
+    rot: &SMatrix<T, D, D>,
+    t: &SVector<T, D>,
+    slack: T,
+) -> Option<BoxAxis<T, D>> {
+    let abs = rot.abs();
+    let tb = rot.tr_mul(t);
+    let mut best: Option<(T, SVector<T, D>)> = None;
+    fn better<T: Real, const D: usize>(
+        best: &mut Option<(T, SVector<T, D>)>,
+        s: T,
+        n: SVector<T, D>,
+        margin: T,
+    ) {
+        if best.is_none_or(|(b, _)| s > b + margin) {
+            *best = Some((s, n));
+        }
+    }
+    // A's faces: n = ±e_i.
+    for i in 0..D {
+        let reach = (0..D).fold(a[i], |r, k| r + b[k] * abs[(i, k)]);
+        let mut n = SVector::zeros();
+        n[i] = T::one();
+        better(&mut best, t[i].abs() - reach, n, T::zero());
+    }
+    // B's faces: n = ±R_j.
+    for j in 0..D {
+        let reach = (0..D).fold(b[j], |r, k| r + a[k] * abs[(k, j)]);
+        better(
+            &mut best,
+            tb[j].abs() - reach,
+            rot.column(j).into_owned(),
+            T::zero(),
+        );
+    }
+    let faces = best;
+    if D == 3 {
+        // Edge crosses n = e_i × R_j, skipped when the edges are parallel to rounding.
+        let eps = T::default_epsilon();
+        for i in 0..3 {
+            for j in 0..3 {
+                let r = rot.column(j);
+                let mut n = SVector::<T, D>::zeros();
+                n[(i + 1) % 3] = -r[(i + 2) % 3];
+                n[(i + 2) % 3] = r[(i + 1) % 3];
+                let len2 = n.norm_squared();
+                if len2 <= eps * eps * lit(64.0) {
+                    continue;
+                }
+                let n = n / crate::real::sqrt0(len2);
+                let reach = (0..3).fold(T::zero(), |s, k| {
+                    s + a[k] * n[k].abs() + b[k] * n.dot(&rot.column(k)).abs()
+                });
+                better(&mut best, n.dot(t).abs() - reach, n, slack);
+            }
+        }
+    }
+    let (separation, mut n) = best?;
+    if n.dot(t) < T::zero() {
+        n = -n;
+    }
+    let edge = faces.is_none_or(|(s, _)| separation != s);
+    let normal = Unit::new_unchecked(n);
+    let witness = if edge {
+        edge_witness(a, b, rot, t, &n)
+    } else {
+        None
+    };
+    Some(BoxAxis {
+        separation,
+        normal,
+        witness,
+        edge,
+    })
+}
+
+/// The closest points of A's edge supporting `n` and B's edge supporting `−n` (3D), if they
+/// lie inside both edges.
+fn edge_witness<T: Real, const D: usize>(
+    a: &SVector<T, D>,
+    b: &SVector<T, D>,
+    rot: &SMatrix<T, D, D>,
+    t: &SVector<T, D>,
+    n: &SVector<T, D>,
+) -> Option<(Point<T, D>, Point<T, D>)> {
+    let sign = |x: T| if x >= T::zero() { T::one() } else { -T::one() };
+    // The free axis of each edge: the one its direction runs along (|n·axis| smallest).
+    let i = n.iamin();
+    let nb = rot.tr_mul(n);
+    let j = nb.iamin();
+    let pa = SVector::<T, D>::from_fn(|k, _| if k == i { T::zero() } else { sign(n[k]) * a[k] });
+    let mut qb = *t;
+    for k in 0..D {
+        if k != j {
+            qb -= rot.column(k) * (sign(nb[k]) * b[k]);
+        }
+    }
+    let mut ea = SVector::<T, D>::zeros();
+    ea[i] = T::one();
+    let eb = rot.column(j).into_owned();
+    // Closest points of the lines pa + s·ea and qb + u·eb (both unit directions).
+    let w = pa - qb;
+    let c = ea.dot(&eb);
+    let den = T::one() - c * c;
+    if !(den > T::default_epsilon()) {
+        return None;
+    }
+    let (d, e) = (ea.dot(&w), eb.dot(&w));
+    let s = (c * e - d) / den;
+    let u = (e - c * d) / den;
+    if s.abs() > a[i] || u.abs() > b[j] {
+        return None;
+    }
+    Some((Point::from(pa + ea * s), Point::from(qb + eb * u)))
+}
