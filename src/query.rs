@@ -502,7 +502,7 @@ where
         )
     };
     if let (Some(ha), Some(hb)) = (a.half_extents(), b.half_extents())
-        && let Some(m) = box_manifold(a, b, &ha, &hb, &rel, prediction, tol, workspace)
+        && let Some(m) = box_manifold(a, b, &ha, &hb, &rel, prediction, workspace)
     {
         return Ok(world(m));
     }
@@ -512,7 +512,7 @@ where
         separation: c.separation,
         normal: c.normal,
         witness: Some((c.point_a, c.point_b)),
-        slack: slack(c.upper_bound - c.lower_bound, extent, tol),
+        slack: slack(c.upper_bound - c.lower_bound)(extent),
     };
     let m = if c.separation > prediction {
         Manifold::empty(c.normal)
@@ -535,7 +535,6 @@ fn box_manifold<T, R, const D: usize, A, B>(
     hb: &SVector<T, D>,
     rel: &Isometry<T, R, D>,
     prediction: T,
-    tol: &Tolerances<T>,
     workspace: &mut ManifoldWorkspace<T, D>,
 ) -> Option<Manifold<T, D>>
 where
@@ -548,7 +547,7 @@ where
     let rot = Placed::new(b, rel).rot;
     let t = rel.translation.vector;
     let extent = t.amax() + ha.amax() + hb.amax();
-    let slack = slack(T::zero(), extent, tol);
+    let slack = slack(T::zero())(extent);
     let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;
     if axis.separation > prediction {
         // Every s(n) is at most the distance: farther than the prediction.
@@ -579,13 +578,15 @@ where
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:
-/// the contact's bounds' width plus `16 · gjk_touching` of the coordinates' size (the
-/// rounding of a clipped pair), plus 64 ulps in fixed-point (docs/clipping.md §2).
-fn slack<T: Real>(width: T, extent: T, tol: &Tolerances<T>) -> T {
+/// the contact's bounds' width plus 256 ulps of the coordinates' size (the rounding of a
+/// clipped pair: a few dot products and one division), plus 64 ulps absolute in
+/// fixed-point (docs/clipping.md §2).
+fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
+    let eps = T::default_epsilon();
     let floor = if crate::real::is_fixed::<T>() {
-        T::default_epsilon() * crate::real::lit::<T>(64.0)
+        eps * crate::real::lit::<T>(64.0)
     } else {
         T::zero()
     };
-    width.abs() + tol.gjk_touching * crate::real::lit::<T>(16.0) * extent + floor
+    move |extent| width.abs() + eps * crate::real::lit::<T>(256.0) * extent + floor
 }
