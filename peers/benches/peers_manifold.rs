@@ -11,7 +11,10 @@
 //! lateral offset; B's height set by bisection on our `f64` `contact` so that its signed
 //! distance to A is uniform in [−0.01, 0.005]):
 //! - `box_stack`: B a box of half-extents (0.5, 0.4, 0.6) (3D) / (0.5, 0.4) (2D);
-//! - `capsule_on_box` (3D): B a capsule (half-height 0.6, radius 0.3) lying flat.
+//! - `capsule_on_box` (3D): B a capsule (half-height 0.6, radius 0.3) lying flat;
+//! - `hull_on_hull` (3D): A the hull of the ground box's 8 corners, B the hull of a
+//!   16-sided prism (radius 0.5, half-height 0.4; 32 points) standing on its base: parry's
+//!   `ConvexPolyhedron` against our `Polytope`, both from the same points.
 //!
 //! Functions: `ours` is `query::manifold_with_workspace` (prediction [`PREDICTION`], one
 //! workspace reused over the batch); `parry` is `contact_manifolds` with the same prediction,
@@ -24,8 +27,7 @@
 //! library, our mean iterations (GJK + EPA of the underlying `contact`), and the largest
 //! difference of the deepest point's separation between the two.
 //!
-//! Hull on hull is not here yet: `Polytope` did not implement `FeatureMap` at the commit
-//! these benches were first measured on (`679045a`); it does from `d52d70b` on.
+//! The exact point count of `hull_on_hull` is capped at 4, the most either library keeps.
 
 mod common;
 use common::{Pose2F, Pose3F, SplitMix64};
@@ -45,6 +47,19 @@ const GROUND: [f64; 3] = [1.0, 0.5, 1.0];
 const BOX: [f64; 3] = [0.5, 0.4, 0.6];
 /// Capsule along local y: half-height, radius.
 const CAPSULE: (f64, f64) = (0.6, 0.3);
+/// The prism of `hull_on_hull`: sides, radius, half-height.
+const PRISM: (usize, f64, f64) = (16, 0.5, 0.4);
+
+/// The prism's points: two regular polygons at ±half-height (local y up).
+fn prism_points() -> Vec<[f64; 3]> {
+    let (n, r, h) = PRISM;
+    (0..2 * n)
+        .map(|k| {
+            let a = std::f64::consts::TAU * (k % n) as f64 / n as f64;
+            [r * a.cos(), if k < n { -h } else { h }, r * a.sin()]
+        })
+        .collect()
+}
 
 /// The height `h` in `[0, 3]` where `sep(h)` (increasing) reaches `target` (bisection).
 fn height(target: f64, sep: impl Fn(f64) -> f64) -> f64 {
@@ -99,6 +114,13 @@ mod reference {
     }
     pub fn cuboid<const D: usize>(h: &[f64]) -> Cuboid<f64, D> {
         Cuboid::new(SVector::from_fn(|i, _| h[i]))
+    }
+    pub fn prism() -> convex_proximity::shape::Polytope<f64, 3> {
+        let pts = super::prism_points()
+            .iter()
+            .map(|p| Point::from(*p))
+            .collect();
+        convex_proximity::shape::Polytope::try_new(pts).unwrap()
     }
     pub fn capsule() -> Capsule<f64, 3> {
         let e = SVector::<f64, 3>::new(0.0, CAPSULE.0, 0.0);
@@ -393,7 +415,7 @@ peers!(d2_f32, parry2d, f32, 2, "2d_f32");
 peers!(d2_f64, parry2d_f64, f64, 2, "2d_f64");
 
 macro_rules! run3 {
-    ($c:expr, $m:ident, $parry:ident, $T:ty, $stack:expr, $caps:expr) => {{
+    ($c:expr, $m:ident, $parry:ident, $T:ty, $stack:expr, $caps:expr, $hulls:expr) => {{
         use convex_proximity::shape::{Capsule, Cuboid};
         use nalgebra::{Point3, Vector3};
         use $parry::{math::Vector, shape as ps};
@@ -419,6 +441,40 @@ macro_rules! run3 {
             (&cub(GROUND), &capsule),
             (&pcub(GROUND), &pcapsule),
             $caps,
+        );
+        let corners: Vec<[f64; 3]> = (0..8)
+            .map(|k| {
+                std::array::from_fn(|i| {
+                    if k >> i & 1 == 1 {
+                        GROUND[i]
+                    } else {
+                        -GROUND[i]
+                    }
+                })
+            })
+            .collect();
+        let ours_hull = |pts: &[[f64; 3]]| {
+            convex_proximity::shape::Polytope::try_new(
+                pts.iter()
+                    .map(|p| Point3::new(p[0] as $T, p[1] as $T, p[2] as $T))
+                    .collect(),
+            )
+            .unwrap()
+        };
+        let parry_hull = |pts: &[[f64; 3]]| {
+            let v: Vec<Vector> = pts
+                .iter()
+                .map(|p| Vector::new(p[0] as $T, p[1] as $T, p[2] as $T))
+                .collect();
+            ps::ConvexPolyhedron::from_convex_hull(&v).unwrap()
+        };
+        let prism = prism_points();
+        $m::pair(
+            $c,
+            "hull_on_hull",
+            (&ours_hull(&corners), &ours_hull(&prism)),
+            (&parry_hull(&corners), &parry_hull(&prism)),
+            $hulls,
         );
     }};
 }
@@ -463,8 +519,14 @@ fn bench_3d(c: &mut Criterion) {
             CAPSULE.1,
         )[..],
     );
-    run3!(c, d3_f32, parry3d, f32, stack, caps);
-    run3!(c, d3_f64, parry3d_f64, f64, stack, caps);
+    let hulls = resting3(&mut rng, &reference::prism(), UnitQuaternion::identity());
+    let want: Vec<usize> = expected3(&hulls, &prism_points(), 0.0)
+        .into_iter()
+        .map(|n| n.min(4))
+        .collect();
+    let hulls = (&hulls[..], &want[..]);
+    run3!(c, d3_f32, parry3d, f32, stack, caps, hulls);
+    run3!(c, d3_f64, parry3d_f64, f64, stack, caps, hulls);
 }
 
 fn bench_2d(c: &mut Criterion) {

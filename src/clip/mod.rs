@@ -215,7 +215,7 @@ pub(crate) fn clip<T: Real, const D: usize>(
             next.push(poly[0]);
         }
         for i in 0..edges {
-            let (p, q) = (poly[i], poly[(i + 1) % n]);
+            let (p, q) = (poly[i], poly[if i + 1 == n { 0 } else { i + 1 }]);
             let (dp, dq) = (s.dot(&p.0.coords) - d, s.dot(&q.0.coords) - d);
             if dp <= T::zero() && (closed || i == 0) {
                 next.push(p);
@@ -352,7 +352,10 @@ where
             // Segments that are not parallel: their pairs along `n` meet in one point.
             return single(c, ws.fa.id, ws.fb.id);
         };
-        if sep <= prediction && !kept.iter().any(|k| (k.1 - x).amax() <= c.slack) {
+        // Clipping makes coincident points only next to each other around the polygon
+        // (a clip point on a vertex): compare with the last kept point and the first.
+        let near = |k: &(T, Point<T, D>, u32)| (k.1 - x).amax() <= c.slack;
+        if sep <= prediction && !kept.last().is_some_and(near) && !kept.first().is_some_and(near) {
             kept.push((sep, x, id));
         }
     }

@@ -88,20 +88,29 @@ pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
 
 /// The index of the point with the highest `score`, ties within `slack` going to the
 /// smallest id, so the choice does not follow rounding noise between frames; `None` if no
-/// score exceeds `floor`.
+/// score exceeds `floor`. One pass: a later point within `slack` of the best so far wins
+/// only with a smaller id.
 pub(crate) fn pick<T: Real, const D: usize>(
     points: &[(T, Point<T, D>, u32)],
     score: impl Fn(&(T, Point<T, D>, u32)) -> T,
     slack: T,
     floor: Option<T>,
 ) -> Option<usize> {
-    let best = points.iter().map(&score).reduce(|m, s| m.max(s))?;
-    if floor.is_some_and(|f| best <= f) {
+    let mut best: Option<(T, usize)> = None;
+    for (i, p) in points.iter().enumerate() {
+        let s = score(p);
+        best = match best {
+            None => Some((s, i)),
+            Some((b, _)) if s > b + slack => Some((s, i)),
+            Some((b, j)) if s >= b - slack && p.2 < points[j].2 => Some((s.max(b), i)),
+            Some((b, j)) => Some((b.max(s), j)),
+        };
+    }
+    let (b, i) = best?;
+    if floor.is_some_and(|f| b <= f) {
         return None;
     }
-    (0..points.len())
-        .filter(|&i| score(&points[i]) >= best - slack)
-        .min_by_key(|&i| points[i].2)
+    Some(i)
 }
 
 /// The deepest point (smallest separation), then the one farthest from it (ties by id).

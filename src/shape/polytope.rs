@@ -115,8 +115,10 @@ const PLANE_ULPS: f64 = 16.0;
 impl<T: Real, const D: usize> Polytope<T, D> {
     /// Hulls with at least this many graph vertices (hull vertices plus points lying on
     /// the surface within the tolerance) answer support queries by hill climbing; smaller
-    /// ones (and clouds without a hull) by brute force.
-    pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
+    /// ones (and clouds without a hull) by brute force. Measured (callgrind, 20 000
+    /// manifolds of a prism hull resting on a box hull): the scan costs 6% fewer
+    /// instructions at 32 vertices, 3% fewer at 48, and the same at 64.
+    pub const HILL_CLIMB_MIN_VERTICES: usize = 64;
 
     /// 3D hulls with at least this many faces answer [`face_towards`](Self::face_towards)
     /// by hill climbing; smaller ones (and 2D polygons) scan their faces (measured on
