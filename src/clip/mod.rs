@@ -250,11 +250,11 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
 /// B's feature wins the reference role only when its normal is better aligned with the
 /// contact normal by more than this (cosines), so nearly parallel faces keep their roles
 /// from one frame to the next (Box2D's relative tolerance, seed 004).
-const REFERENCE_BIAS: f64 = 1.0 / 256.0;
+pub const REFERENCE_BIAS: f64 = 1.0 / 256.0;
 
 /// A face is a reference only if its normal makes less than 60° with the contact normal
 /// (cosine ≥ 1/2): the projection along the contact normal divides by that cosine.
-const MIN_ALIGNMENT: f64 = 0.5;
+pub const MIN_ALIGNMENT: f64 = 0.5;
 
 /// Marks the id of a contact point taken from `query::contact`'s witnesses (added when the
 /// clipped points miss the deepest one, docs/clipping.md §2).
