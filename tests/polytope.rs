@@ -547,11 +547,16 @@ fn quick_start_in_both_dimensions() {
 }
 
 /// Rough timing (release): `cargo test --release --test polytope -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn timing_support_1000_vertices() {
-    use std::hint::black_box;
-    use std::time::Instant;
+/// The timing tests' inputs: a 1000-point sphere cloud, its hull, and 200 000 slowly
+/// rotating (1e-3 rad per step) and random unit directions.
+#[allow(clippy::type_complexity)]
+fn timing_setup() -> (
+    Vec<Point<f64, 3>>,
+    Polytope<f64, 3>,
+    Vec<SVector<f64, 3>>,
+    Vec<SVector<f64, 3>>,
+    usize,
+) {
     let mut rng = Rng(42);
     let cloud = rng.sphere_points::<3>(1000, SVector::zeros(), 1.0);
     let poly = Polytope::try_new(cloud.clone()).unwrap();
@@ -562,13 +567,22 @@ fn timing_support_1000_vertices() {
     );
     let n = 200_000;
     let (a, b): (SVector<f64, 3>, SVector<f64, 3>) = (rng.unit(), rng.unit());
-    let rotating: Vec<SVector<f64, 3>> = (0..n)
+    let rotating = (0..n)
         .map(|k| {
             let t = k as f64 * 1e-3;
             a * t.cos() + b * t.sin()
         })
         .collect();
-    let random: Vec<SVector<f64, 3>> = (0..n).map(|_| rng.unit()).collect();
+    let random = (0..n).map(|_| rng.unit()).collect();
+    (cloud, poly, rotating, random, n)
+}
+
+#[test]
+#[ignore]
+fn timing_support_1000_vertices() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    let (cloud, poly, rotating, random, n) = timing_setup();
     for (name, dirs) in [("slowly rotating", &rotating), ("random", &random)] {
         let t0 = Instant::now();
         let mut acc = 0.0;
@@ -596,23 +610,7 @@ fn timing_support_1000_vertices() {
 fn timing_face_towards_1000_vertices() {
     use std::hint::black_box;
     use std::time::Instant;
-    let mut rng = Rng(42);
-    let cloud = rng.sphere_points::<3>(1000, SVector::zeros(), 1.0);
-    let poly = Polytope::try_new(cloud).unwrap();
-    println!(
-        "hull: {} vertices, {} faces",
-        poly.vertices().len(),
-        poly.faces().len()
-    );
-    let n = 200_000;
-    let (a, b): (SVector<f64, 3>, SVector<f64, 3>) = (rng.unit(), rng.unit());
-    let rotating: Vec<SVector<f64, 3>> = (0..n)
-        .map(|k| {
-            let t = k as f64 * 1e-3;
-            a * t.cos() + b * t.sin()
-        })
-        .collect();
-    let random: Vec<SVector<f64, 3>> = (0..n).map(|_| rng.unit()).collect();
+    let (_, poly, rotating, random, n) = timing_setup();
     for (name, dirs) in [("slowly rotating", &rotating), ("random", &random)] {
         let t0 = Instant::now();
         let mut scan = 0;
