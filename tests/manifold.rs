@@ -1050,6 +1050,60 @@ where
 }
 cases!(box_fast_path_agrees_with_general, [2 => d2, 3 => d3]);
 
+/// A cylinder tilted onto its rim, touching a slab at one point: one manifold point. The
+/// contact (FixedI40F24) was 2.4e-5 deeper than the truth, so the witnesses were added
+/// beside the clipped support point, which was exact; a single incident point is now the
+/// contact itself, the witnesses standing in only when it is clipped away.
+fn single_incident_point_is_the_contact<T: Real>() {
+    use convex_proximity::shape::Cylinder;
+    let q = |w: f64, i: f64, j: f64, k: f64| {
+        UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(w, i, j, k))
+    };
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cyl = Cylinder::new(lit::<T>(0.383467435836792), lit::<T>(0.4782296419143677));
+    let pa = Isometry3::from_parts(
+        Translation3::new(
+            -6.84117734432220459e-1,
+            -1.18414312601089478e0,
+            -1.34811526536941528e0,
+        ),
+        q(
+            7.38466143608093262e-1,
+            -6.72187805175781250e-2,
+            -1.47103071212768555e-1,
+            -6.54606759548187256e-1,
+        ),
+    );
+    let pb = Isometry3::from_parts(
+        Translation3::new(
+            3.61263811588287354e-1,
+            -3.31605494022369385e-1,
+            -1.89229416847229004e0,
+        ),
+        q(
+            -6.46567523479461670e-1,
+            3.90149414539337158e-1,
+            6.49922192096710205e-1,
+            -8.56446027755737305e-2,
+        ),
+    );
+    let m = query::manifold(
+        &pa.cast::<T>(),
+        &slab,
+        &pb.cast::<T>(),
+        &cyl,
+        lit(0.04),
+        &tol(),
+    )
+    .unwrap();
+    assert_eq!(m.len(), 1, "{m:?}");
+    // The exact signed distance (the evaluation's f64 oracle): −1.060386e-3.
+    assert!(
+        (f(m.points()[0].separation) + 1.060386384939e-3).abs() <= 10.0 * acc::<T>(),
+        "{m:?}"
+    );
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -1082,4 +1136,5 @@ scalar_cases!(
     long_sequences_are_stable,
     reduction_ties_keep_ids,
     reduction_keeps_four_of_a_pentagon,
+    single_incident_point_is_the_contact,
 );

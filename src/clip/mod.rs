@@ -365,7 +365,12 @@ where
         .iter()
         .map(|k| k.0)
         .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
-    let witness = deepest.is_none_or(|d| d > c.separation + c.slack);
+    // A single incident point (a vertex, a curved shape's support point) is the deepest
+    // point along `n` itself: its pair is the contact, as exact as `n`, and usually more
+    // accurate than the contact's own separation; the witnesses only stand in when it is
+    // clipped away.
+    let single_point = roles.incident.vertices.len() == 1;
+    let witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
     <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.slack);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
