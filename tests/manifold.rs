@@ -1104,6 +1104,58 @@ fn single_incident_point_is_the_contact<T: Real>() {
     );
 }
 
+/// A capsule lying on a slab tilted by 0.5° along its length: 2 points, each on the
+/// capsule's surface (distance r from its segment), the lower one at the end's sphere
+/// directly below the end, the upper one where the vertical through the upper end's core
+/// point leaves the round side, r / cos 0.5° below it.
+fn tilted_capsule_points_on_surface<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let (h, r) = (0.6, 0.2);
+    let cap = Capsule::new(
+        Point3::new(lit::<T>(-h), lit(0.0), lit(0.0)),
+        Point3::new(lit(h), lit(0.0), lit(0.0)),
+        lit(r),
+    );
+    let ground = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let tilt = 0.5f64.to_radians();
+    // The lower end (−h) at height r − 0.01: 0.01 deep.
+    let centre_y = r - 0.01 + h * tilt.sin();
+    let pose = Isometry3::from_parts(
+        Translation3::new(0.1, centre_y, 0.2),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, tilt),
+    );
+    let m = query::manifold(&ground, &slab, &pose.cast::<T>(), &cap, lit(0.05), &tol()).unwrap();
+    assert_eq!(m.len(), 2, "{m:?}");
+    let (lo, hi) = (
+        pose * Point3::new(-h, 0.0, 0.0),
+        pose * Point3::new(h, 0.0, 0.0),
+    );
+    let on_capsule = |q: &Point3<f64>| {
+        let e = hi - lo;
+        let s = ((q - lo).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+        (q - (lo + e * s)).norm()
+    };
+    let mut seps: Vec<f64> = Vec::new();
+    for p in m.points() {
+        let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+        assert!(
+            (on_capsule(&qb) - r).abs() <= acc::<T>(),
+            "{p:?}: {}",
+            on_capsule(&qb)
+        );
+        assert!(qa.y.abs() <= acc::<T>(), "{p:?}");
+        assert!(
+            ((qb - qa) - Vector3::y() * f(p.separation)).norm() <= acc::<T>(),
+            "{p:?}"
+        );
+        seps.push(f(p.separation));
+    }
+    seps.sort_by(f64::total_cmp);
+    let upper = hi.y - r / tilt.cos();
+    assert!((seps[0] + 0.01).abs() <= acc::<T>(), "{seps:?}");
+    assert!((seps[1] - upper).abs() <= acc::<T>(), "{seps:?} vs {upper}");
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -1137,4 +1189,5 @@ scalar_cases!(
     reduction_ties_keep_ids,
     reduction_keeps_four_of_a_pentagon,
     single_incident_point_is_the_contact,
+    tilted_capsule_points_on_surface,
 );

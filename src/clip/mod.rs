@@ -348,7 +348,7 @@ where
     let kept = &mut ws.kept;
     kept.clear();
     for &(x, id) in ws.poly.iter() {
-        let Some((sep, _)) = pair(&roles, &u, &x, segments, c.slack) else {
+        let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) else {
             // Segments that are not parallel: their pairs along `n` meet in one point.
             return single(c, ws.fa.id, ws.fb.id);
         };
@@ -405,10 +405,9 @@ where
         });
     }
     for &(sep, x, id) in kept.iter() {
-        let Some((_, on_ref)) = pair(&roles, &u, &x, segments, c.slack) else {
+        let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.slack) else {
             continue;
         };
-        let on_inc = x - u * roles.r_inc;
         let (point_a, point_b, fid) = if a_ref {
             (
                 on_ref,
@@ -455,19 +454,22 @@ fn single<T: Real, const D: usize>(
     Some(m)
 }
 
-/// The pair along `u` through the incident core point `x`: its separation and the point on
-/// the reference surface. A face: `x − t·u` on the face's plane pushed out by `r_ref`,
-/// `t = (n_ref·(x − r₀) − r_ref) / (n_ref·u)`. A segment: the closest point `q` of its
-/// line, which is along `u` only when the segments are parallel (`None` when `x − q` leaves
-/// `u` by more than `slack`).
+/// The pair along `u` through the incident core point `x`: its separation, the point on
+/// the reference surface and the point on the incident surface. A face: `x − t·u` on the
+/// face's plane pushed out by `r_ref`, `t = (n_ref·(x − r₀) − r_ref) / (n_ref·u)`. A
+/// segment: the closest point `q` of its line, which is along `u` only when the segments
+/// are parallel (`None` when `x − q` leaves `u` by more than `slack`). The incident
+/// surface is [`reach`] below `x`.
 fn pair<T: Real, const D: usize>(
     roles: &Roles<'_, T, D>,
     u: &SVector<T, D>,
     x: &Point<T, D>,
     segments: bool,
     slack: T,
-) -> Option<(T, Point<T, D>)> {
+) -> Option<(T, Point<T, D>, Point<T, D>)> {
     let r0 = roles.reference.vertices[0].0;
+    let down = reach(roles, u, x);
+    let on_inc = x - u * down;
     if segments {
         let e = roles.reference.vertices[1].0 - r0;
         let s = (x - r0).dot(&e) / e.norm_squared();
@@ -476,9 +478,41 @@ fn pair<T: Real, const D: usize>(
         if (x - q - u * t).amax() > slack {
             return None;
         }
-        return Some((t - roles.r_ref - roles.r_inc, q + u * roles.r_ref));
+        return Some((t - roles.r_ref - down, q + u * roles.r_ref, on_inc));
     }
     let nr = roles.reference.normal.into_inner();
     let t = (nr.dot(&(x - r0)) - roles.r_ref) / nr.dot(u);
-    Some((t - roles.r_inc, x - u * t))
+    Some((t - down, x - u * t, on_inc))
+}
+
+/// How far below the incident core point `x` (along `−u`) the incident surface is: the
+/// radius, except on the side of a rounded segment (a capsule lying nearly flat) that `u`
+/// does not meet at a right angle, where the line along `u` leaves the round part at
+/// `r / √(1 − (u·ê)²)` from the axis (`r` when that point is past the segment's end: the
+/// end's sphere).
+fn reach<T: Real, const D: usize>(
+    roles: &Roles<'_, T, D>,
+    u: &SVector<T, D>,
+    x: &Point<T, D>,
+) -> T {
+    let r = roles.r_inc;
+    let v = &roles.incident.vertices;
+    if r == T::zero() || v.len() != 2 {
+        return r;
+    }
+    let e = v[1].0 - v[0].0;
+    let len2 = e.norm_squared();
+    let c = u.dot(&e);
+    let sin2 = T::one() - c * c / len2;
+    if !(sin2 > T::zero() && len2 > T::zero()) {
+        return r;
+    }
+    let down = r / crate::real::sqrt0(sin2);
+    // The segment parameter of the surface point's projection.
+    let lambda = (x - u * down - v[0].0).dot(&e) / len2;
+    if lambda >= T::zero() && lambda <= T::one() {
+        down
+    } else {
+        r
+    }
 }
