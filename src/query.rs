@@ -495,32 +495,32 @@ where
         });
     }
     let rel = relative(pose_a, pose_b)?;
-    let world = |m: Manifold<T, D>| {
-        m.map(
-            |p| pose_a.transform_point(p),
-            |n| pose_a.rotation.transform_vector(n),
-        )
+    let mut m = Manifold::empty(crate::epa::any_axis());
+    let boxes = match (a.half_extents(), b.half_extents()) {
+        (Some(ha), Some(hb)) => box_manifold(a, b, &ha, &hb, &rel, prediction, workspace, &mut m),
+        _ => None,
     };
-    if let (Some(ha), Some(hb)) = (a.half_extents(), b.half_extents())
-        && let Some(m) = box_manifold(a, b, &ha, &hb, &rel, prediction, workspace)
-    {
-        return Ok(world(m));
+    if boxes.is_none() {
+        let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
+        let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
+        let local = LocalContact {
+            separation: c.separation,
+            normal: c.normal,
+            witness: Some((c.point_a, c.point_b)),
+            slack: slack(c.upper_bound - c.lower_bound)(extent),
+        };
+        m.reset(c.normal);
+        if c.separation <= prediction
+            && clip::build(a, b, &rel, &local, prediction, workspace, &mut m).is_none()
+        {
+            m.reset(c.normal);
+        }
     }
-    let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
-    let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
-    let local = LocalContact {
-        separation: c.separation,
-        normal: c.normal,
-        witness: Some((c.point_a, c.point_b)),
-        slack: slack(c.upper_bound - c.lower_bound)(extent),
-    };
-    let m = if c.separation > prediction {
-        Manifold::empty(c.normal)
-    } else {
-        clip::build(a, b, &rel, &local, prediction, workspace)
-            .unwrap_or_else(|| Manifold::empty(c.normal))
-    };
-    Ok(world(m))
+    m.map(
+        |p| pose_a.transform_point(p),
+        |n| pose_a.rotation.transform_vector(n),
+    );
+    Ok(m)
 }
 
 /// Two cuboids: the separating-axis test gives the contact (docs/clipping.md §5), then the
@@ -536,7 +536,8 @@ fn box_manifold<T, R, const D: usize, A, B>(
     rel: &Isometry<T, R, D>,
     prediction: T,
     workspace: &mut ManifoldWorkspace<T, D>,
-) -> Option<Manifold<T, D>>
+    m: &mut Manifold<T, D>,
+) -> Option<()>
 where
     T: Real,
     R: AbstractRotation<T, D>,
@@ -551,7 +552,8 @@ where
     let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;
     if axis.separation > prediction {
         // Every s(n) is at most the distance: farther than the prediction.
-        return Some(Manifold::empty(axis.normal));
+        m.reset(axis.normal);
+        return Some(());
     }
     if axis.edge && axis.witness.is_none() {
         return None;
@@ -562,7 +564,7 @@ where
         witness: axis.witness,
         slack,
     };
-    let m = clip::build(a, b, rel, &local, prediction, workspace)?;
+    clip::build(a, b, rel, &local, prediction, workspace, m)?;
     // Separated: s(n) is the distance only if a pair along n is that close.
     if axis.separation > T::zero() {
         let deepest = m
@@ -574,7 +576,7 @@ where
             return None;
         }
     }
-    Some(m)
+    Some(())
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:

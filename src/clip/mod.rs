@@ -120,18 +120,23 @@ impl<T: Real, const D: usize> Manifold<T, D> {
         self.len == 0
     }
 
-    /// The manifold with its points and normal mapped (to the world frame).
+    /// Maps the points and the normal (to the world frame), in place.
     pub(crate) fn map(
-        mut self,
+        &mut self,
         point: impl Fn(&Point<T, D>) -> Point<T, D>,
         vector: impl Fn(&SVector<T, D>) -> SVector<T, D>,
-    ) -> Self {
+    ) {
         self.normal = Unit::new_unchecked(vector(&self.normal));
         for p in self.points[..self.len].iter_mut() {
             p.point_a = point(&p.point_a);
             p.point_b = point(&p.point_b);
         }
-        self
+    }
+
+    /// Empties the manifold and sets its normal.
+    pub(crate) fn reset(&mut self, normal: Unit<SVector<T, D>>) {
+        self.normal = normal;
+        self.len = 0;
     }
 
     pub(crate) fn push(&mut self, p: ContactPoint<T, D>) {
@@ -275,8 +280,8 @@ struct Roles<'w, T: Real, const D: usize> {
 /// Every point is a pair on the two surfaces along the contact normal `n`: the incident
 /// feature is clipped against the prism swept by the reference face along `n`, and each
 /// clipped point is projected along `n` onto the reference face. Such a pair can never be
-/// deeper than the penetration depth, and the manifold normal is `n` itself. `None` when
-/// the witnesses are needed but unknown.
+/// deeper than the penetration depth, and the manifold normal is `n` itself. Written into
+/// `m`; `None` when the witnesses are needed but unknown.
 pub(crate) fn build<T, R, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -284,7 +289,8 @@ pub(crate) fn build<T, R, const D: usize, A, B>(
     c: &LocalContact<T, D>,
     prediction: T,
     ws: &mut ManifoldWorkspace<T, D>,
-) -> Option<Manifold<T, D>>
+    m: &mut Manifold<T, D>,
+) -> Option<()>
 where
     T: Real,
     R: nalgebra::AbstractRotation<T, D>,
@@ -310,7 +316,7 @@ where
         // Two segments (capsules, cylinder sides): A's is the reference "face".
         true
     } else {
-        return single(c, ws.fa.id, ws.fb.id);
+        return single(c, ws.fa.id, ws.fb.id, m);
     };
     let roles = if a_ref {
         Roles {
@@ -344,13 +350,13 @@ where
     ws.poly.clear();
     ws.poly.extend_from_slice(&roles.incident.vertices);
     clip(&mut ws.poly, &mut ws.next, &ws.planes);
-    let mut m = Manifold::empty(c.normal);
+    m.reset(c.normal);
     let kept = &mut ws.kept;
     kept.clear();
     for &(x, id) in ws.poly.iter() {
         let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) else {
             // Segments that are not parallel: their pairs along `n` meet in one point.
-            return single(c, ws.fa.id, ws.fb.id);
+            return single(c, ws.fa.id, ws.fb.id, m);
         };
         // Clipping makes coincident points only next to each other around the polygon
         // (a clip point on a vertex): compare with the last kept point and the first.
@@ -434,7 +440,7 @@ where
             id: fid,
         });
     }
-    Some(m)
+    Some(())
 }
 
 /// The manifold of the single contact point `c`.
@@ -442,16 +448,17 @@ fn single<T: Real, const D: usize>(
     c: &LocalContact<T, D>,
     a: u32,
     b: u32,
-) -> Option<Manifold<T, D>> {
+    m: &mut Manifold<T, D>,
+) -> Option<()> {
     let (point_a, point_b) = c.witness?;
-    let mut m = Manifold::empty(c.normal);
+    m.reset(c.normal);
     m.push(ContactPoint {
         separation: c.separation,
         point_a,
         point_b,
         id: FeatureId { a, b },
     });
-    Some(m)
+    Some(())
 }
 
 /// The pair along `u` through the incident core point `x`: its separation, the point on
@@ -460,6 +467,7 @@ fn single<T: Real, const D: usize>(
 /// segment: the closest point `q` of its line, which is along `u` only when the segments
 /// are parallel (`None` when `x − q` leaves `u` by more than `slack`). The incident
 /// surface is [`reach`] below `x`.
+#[inline]
 fn pair<T: Real, const D: usize>(
     roles: &Roles<'_, T, D>,
     u: &SVector<T, D>,
@@ -490,6 +498,7 @@ fn pair<T: Real, const D: usize>(
 /// does not meet at a right angle, where the line along `u` leaves the round part at
 /// `r / √(1 − (u·ê)²)` from the axis (`r` when that point is past the segment's end: the
 /// end's sphere).
+#[inline]
 fn reach<T: Real, const D: usize>(
     roles: &Roles<'_, T, D>,
     u: &SVector<T, D>,
