@@ -265,6 +265,10 @@ pub const MIN_ALIGNMENT: f64 = 0.5;
 /// clipped points miss the deepest one, docs/clipping.md §2).
 pub const WITNESS: u32 = 1 << 30;
 
+/// Marks the id of the incident shape's support point along the normal, added when the
+/// clipped points miss the deepest one and that point lies over the reference face.
+pub const SUPPORT: u32 = 1 << 28;
+
 /// The role-ordered features: the reference (a face, or a segment facing a segment) and the
 /// incident feature, with their radii.
 struct Roles<'w, T: Real, const D: usize> {
@@ -376,7 +380,27 @@ where
     // accurate than the contact's own separation; the witnesses only stand in when it is
     // clipped away.
     let single_point = roles.incident.vertices.len() == 1;
-    let witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
+    let mut witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
+    if witness && !single_point {
+        // The incident core's support point along −u is its deepest point along `u`; if it
+        // lies in the reference prism its pair is the deepest pair over this face, exact
+        // given `n` (a tilted cylinder's lowest rim point, between the cap's 8 points).
+        let x = if a_ref {
+            rel.transform_point(&b.core_support(&rel.inverse_transform_vector(&-u)))
+        } else {
+            a.core_support(&-u)
+        };
+        let inside = ws
+            .planes
+            .iter()
+            .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.slack * crate::real::norm(s));
+        if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) {
+            if sep <= prediction {
+                kept.push((sep, x, SUPPORT | roles.incident.id));
+            }
+            witness = sep > c.separation + c.slack;
+        }
+    }
     <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.slack);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
