@@ -25,6 +25,10 @@ pub struct Feature<T: Real, const D: usize> {
     /// The vertices (on the core, for rounded shapes), counter-clockwise seen from outside
     /// in 3D, with their ids.
     pub vertices: Vec<(Point<T, D>, u32)>,
+    /// Whether the polygon is inscribed in a curved face (a cylinder's or cone's cap): the
+    /// face's deepest point can lie between the vertices. The manifold sets it to `false`
+    /// before asking for a feature; a feature map sets it when it approximates.
+    pub inscribed: bool,
 }
 
 impl<T: Real, const D: usize> Default for Feature<T, D> {
@@ -33,6 +37,7 @@ impl<T: Real, const D: usize> Default for Feature<T, D> {
             normal: crate::epa::any_axis(),
             id: 0,
             vertices: Vec::new(),
+            inscribed: false,
         }
     }
 }
@@ -251,6 +256,7 @@ fn cap<T: Real>(r: T, y: T, up: bool, id: u32, base: u32, out: &mut Feature<T, 3
     let sign = if up { T::one() } else { -T::one() };
     out.normal = Unit::new_unchecked(Vector3::new(T::zero(), sign, T::zero()));
     out.id = id;
+    out.inscribed = true;
     out.vertices.clear();
     let step = core::f64::consts::TAU / CAP_POINTS as f64;
     for k in 0..CAP_POINTS {

@@ -303,6 +303,8 @@ where
     B: FeatureMap<T, D> + ?Sized,
 {
     let n = c.normal.into_inner();
+    ws.fa.inscribed = false;
+    ws.fb.inscribed = false;
     a.feature(&n, &mut ws.fa);
     b.feature(&rel.inverse_transform_vector(&-n), &mut ws.fb);
     for v in ws.fb.vertices.iter_mut() {
@@ -381,7 +383,7 @@ where
     // clipped away.
     let single_point = roles.incident.vertices.len() == 1;
     let mut witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
-    if witness && !single_point {
+    if (witness || roles.incident.inscribed) && !single_point {
         // The incident core's support point along −u is its deepest point along `u`; if it
         // lies in the reference prism its pair is the deepest pair over this face, exact
         // given `n` (a tilted cylinder's lowest rim point, between the cap's 8 points).
@@ -395,10 +397,10 @@ where
             .iter()
             .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.slack * crate::real::norm(s));
         if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) {
-            if sep <= prediction {
+            if sep <= prediction && deepest.is_none_or(|d| sep < d - c.slack) {
                 kept.push((sep, x, SUPPORT | roles.incident.id));
             }
-            witness = sep > c.separation + c.slack;
+            witness = witness && sep > c.separation + c.slack;
         }
     }
     <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.slack);
