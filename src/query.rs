@@ -508,6 +508,7 @@ where
             normal: c.normal,
             witness: Some((c.point_a, c.point_b)),
             slack: slack(c.upper_bound - c.lower_bound)(extent),
+            rounding: slack(T::zero())(extent),
         };
         m.reset(c.normal);
         if c.separation <= prediction
@@ -563,6 +564,7 @@ where
         normal: axis.normal,
         witness: axis.witness,
         slack,
+        rounding: slack,
     };
     clip::build(a, b, rel, &local, prediction, workspace, m)?;
     // Separated: s(n) is the distance only if a pair along n is that close.

@@ -250,6 +250,9 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
     /// How far the true separation may lie from `separation` (its bounds' width plus the
     /// rounding of the pair's coordinates).
     pub slack: T,
+    /// The rounding of a pair's coordinates alone: how far two pairs may differ and still
+    /// count as the same (duplicates, ties, the support point against the clipped points).
+    pub rounding: T,
 }
 
 /// B's feature wins the reference role only when its normal is better aligned with the
@@ -360,13 +363,13 @@ where
     let kept = &mut ws.kept;
     kept.clear();
     for &(x, id) in ws.poly.iter() {
-        let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) else {
+        let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding) else {
             // Segments that are not parallel: their pairs along `n` meet in one point.
             return single(c, ws.fa.id, ws.fb.id, m);
         };
         // Clipping makes coincident points only next to each other around the polygon
         // (a clip point on a vertex): compare with the last kept point and the first.
-        let near = |k: &(T, Point<T, D>, u32)| (k.1 - x).amax() <= c.slack;
+        let near = |k: &(T, Point<T, D>, u32)| (k.1 - x).amax() <= c.rounding;
         if sep <= prediction && !kept.last().is_some_and(near) && !kept.first().is_some_and(near) {
             kept.push((sep, x, id));
         }
@@ -395,15 +398,15 @@ where
         let inside = ws
             .planes
             .iter()
-            .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.slack * crate::real::norm(s));
-        if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.slack) {
-            if sep <= prediction && deepest.is_none_or(|d| sep < d - c.slack) {
+            .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.rounding * crate::real::norm(s));
+        if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding) {
+            if sep <= prediction && deepest.is_none_or(|d| sep < d - c.rounding) {
                 kept.push((sep, x, SUPPORT | roles.incident.id));
             }
             witness = witness && sep > c.separation + c.slack;
         }
     }
-    <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.slack);
+    <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.rounding);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
             // Replace the shallowest.
@@ -437,7 +440,7 @@ where
         });
     }
     for &(sep, x, id) in kept.iter() {
-        let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.slack) else {
+        let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.rounding) else {
             continue;
         };
         let (point_a, point_b, fid) = if a_ref {
