@@ -511,7 +511,7 @@ where
             rounding: slack(T::zero())(extent),
         };
         m.reset(c.normal);
-        if c.separation <= prediction
+        if c.separation <= prediction + local.slack
             && clip::build(a, b, &rel, &local, prediction, workspace, &mut m).is_none()
         {
             m.reset(c.normal);
@@ -551,7 +551,7 @@ where
     let extent = t.amax() + ha.amax() + hb.amax();
     let slack = slack(T::zero())(extent);
     let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;
-    if axis.separation > prediction {
+    if axis.separation > prediction + slack {
         // Every s(n) is at most the distance: farther than the prediction.
         m.reset(axis.normal);
         return Some(());

@@ -1188,6 +1188,99 @@ fn tilted_cap_deepest_is_exact<T: Real>() {
     }
 }
 
+/// Degenerate box pairs through the separating-axis path: identical boxes at one pose, a
+/// flat box (zero half-extent), a tiny box on a huge slab, a pair far from the origin, and
+/// boxes exactly touching (in the rounding of the separation: such a pair used to come out
+/// 1e-16 apart and empty at prediction 0). Never an error, a NaN or an empty manifold for
+/// overlapping or touching boxes; every point on both boxes (box distance ≈ 0) along the
+/// normal.
+fn degenerate_boxes<T: Real>() {
+    let fixed = is_fixed::<T>();
+    let box_distance = |pose: &Isometry3<f64>, h: &Vector3<f64>, q: &Point3<f64>| {
+        let p = pose.inverse_transform_point(q);
+        let d = p.coords.abs() - h;
+        let outside = d.map(|x| x.max(0.0)).norm();
+        outside + d.max().min(0.0)
+    };
+    let far = if fixed { 20.0 } else { 1e6 };
+    // (name, A's half-extents, B's, B's pose in A's frame, scale)
+    type Case = (
+        &'static str,
+        Vector3<f64>,
+        Vector3<f64>,
+        Isometry3<f64>,
+        f64,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "identical",
+            Vector3::new(0.5, 0.4, 0.3),
+            Vector3::new(0.5, 0.4, 0.3),
+            Isometry3::identity(),
+            1.0,
+        ),
+        (
+            "flat",
+            Vector3::new(1.0, 0.5, 1.0),
+            Vector3::new(0.4, 0.0, 0.3),
+            Isometry3::translation(0.1, 0.5, 0.2),
+            1.0,
+        ),
+        (
+            "tiny on huge",
+            Vector3::new(
+                if fixed { 40.0 } else { 1e4 },
+                0.5,
+                if fixed { 40.0 } else { 1e4 },
+            ),
+            Vector3::new(1e-3, 1e-3, 1e-3),
+            Isometry3::translation(3.0, 0.5 + 0.9e-3, -2.0),
+            if fixed { 40.0 } else { 1e4 },
+        ),
+        (
+            "touching",
+            Vector3::new(0.5, 0.5, 0.5),
+            Vector3::new(0.5, 0.5, 0.5),
+            Isometry3::translation(0.3, 1.0, 0.0),
+            1.0,
+        ),
+        (
+            "turned, touching on an edge",
+            Vector3::new(0.5, 0.5, 0.5),
+            Vector3::new(0.5, 0.5, 0.5),
+            Isometry3::from_parts(
+                Translation3::new(0.0, 0.5 + 0.5 * 2f64.sqrt(), 0.0),
+                UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_4),
+            ),
+            1.0,
+        ),
+    ];
+    for (what, ha, hb, rel, scale) in cases {
+        for offset in [0.0, far] {
+            let pa = Isometry3::translation(offset, -offset, offset);
+            let pb = pa * rel;
+            let (a, b) = (Cuboid::new(v::<T, 3>(&ha)), Cuboid::new(v::<T, 3>(&hb)));
+            let (fa, fb) = (pa, pb);
+            let (pa, pb) = (pa.cast::<T>(), pb.cast::<T>());
+            // Far from the origin, "touching" holds only to the rounding of the world poses.
+            let prediction = 1e3 * f(T::default_epsilon()) * offset;
+            let m = query::manifold(&pa, &a, &pb, &b, lit(prediction), &tol()).unwrap();
+            let ctx = format!("{what} at {offset}: {m:?}");
+            assert!(!m.is_empty(), "{ctx}");
+            let n = back(&m.normal.into_inner());
+            assert!((n.norm() - 1.0).abs() < 1e-3, "{ctx}");
+            let slack = 1e-3f64.max(100.0 * accuracy::<T>(scale.max(offset)));
+            for p in m.points() {
+                let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
+                assert!(f(p.separation).is_finite(), "{ctx}");
+                assert!(box_distance(&fa, &ha, &qa).abs() <= slack, "{ctx}");
+                assert!(box_distance(&fb, &hb, &qb).abs() <= slack, "{ctx}");
+                assert!(((qb - qa) - n * f(p.separation)).norm() <= slack, "{ctx}");
+            }
+        }
+    }
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -1223,4 +1316,5 @@ scalar_cases!(
     single_incident_point_is_the_contact,
     tilted_capsule_points_on_surface,
     tilted_cap_deepest_is_exact,
+    degenerate_boxes,
 );

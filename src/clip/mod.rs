@@ -360,6 +360,8 @@ where
     ws.poly.extend_from_slice(&roles.incident.vertices);
     clip(&mut ws.poly, &mut ws.next, &ws.planes);
     m.reset(c.normal);
+    // Within the prediction up to rounding: exactly touching shapes keep their points.
+    let limit = prediction + c.rounding;
     let kept = &mut ws.kept;
     kept.clear();
     for &(x, id) in ws.poly.iter() {
@@ -370,7 +372,7 @@ where
         // Clipping makes coincident points only next to each other around the polygon
         // (a clip point on a vertex): compare with the last kept point and the first.
         let near = |k: &(T, Point<T, D>, u32)| (k.1 - x).amax() <= c.rounding;
-        if sep <= prediction && !kept.last().is_some_and(near) && !kept.first().is_some_and(near) {
+        if sep <= limit && !kept.last().is_some_and(near) && !kept.first().is_some_and(near) {
             kept.push((sep, x, id));
         }
     }
@@ -400,7 +402,7 @@ where
             .iter()
             .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.rounding * crate::real::norm(s));
         if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding) {
-            if sep <= prediction && deepest.is_none_or(|d| sep < d - c.rounding) {
+            if sep <= limit && deepest.is_none_or(|d| sep < d - c.rounding) {
                 kept.push((sep, x, SUPPORT | roles.incident.id));
             }
             witness = witness && sep > c.separation + c.slack;
