@@ -497,7 +497,9 @@ where
     let rel = relative(pose_a, pose_b)?;
     let mut m = Manifold::empty(crate::epa::any_axis());
     let boxes = match (a.half_extents(), b.half_extents()) {
-        (Some(ha), Some(hb)) => box_manifold(a, b, &ha, &hb, &rel, prediction, workspace, &mut m),
+        (Some(ha), Some(hb)) => {
+            box_manifold(a, b, &ha, &hb, &rel, prediction, tol, workspace, &mut m)
+        }
         _ => None,
     };
     if boxes.is_none() {
@@ -509,6 +511,8 @@ where
             witness: Some((c.point_a, c.point_b)),
             slack: slack(c.upper_bound - c.lower_bound)(extent),
             rounding: slack(T::zero())(extent),
+            reference_bias: tol.manifold_reference_bias,
+            min_alignment: tol.manifold_min_alignment,
         };
         m.reset(c.normal);
         if c.separation <= prediction + local.slack
@@ -536,6 +540,7 @@ fn box_manifold<T, R, const D: usize, A, B>(
     hb: &SVector<T, D>,
     rel: &Isometry<T, R, D>,
     prediction: T,
+    tol: &Tolerances<T>,
     workspace: &mut ManifoldWorkspace<T, D>,
     m: &mut Manifold<T, D>,
 ) -> Option<()>
@@ -565,6 +570,8 @@ where
         witness: axis.witness,
         slack,
         rounding: slack,
+        reference_bias: tol.manifold_reference_bias,
+        min_alignment: tol.manifold_min_alignment,
     };
     clip::build(a, b, rel, &local, prediction, workspace, m)?;
     // Separated: s(n) is the distance only if a pair along n is that close.

@@ -48,6 +48,17 @@ pub struct Tolerances<T> {
     /// large, nearly round hulls (2000-vertex spheres) need several hundred to converge;
     /// boxes need about 10. At least 1.
     pub epa_max_iterations: u32,
+    /// Manifolds: B's face takes the reference role from A's only when its normal is better
+    /// aligned with the contact normal by more than this (a difference of cosines), so
+    /// nearly parallel faces keep their roles from frame to frame (Box2D's relative
+    /// tolerance, seed 004; docs/clipping.md §2). It changes which points are made, not how
+    /// exact they are. Default 1/256. Range `[0, 1)`.
+    pub manifold_reference_bias: T,
+    /// Manifolds: a face is a reference only if the cosine between its normal and the
+    /// contact normal is at least this (the projection along the contact normal divides by
+    /// it); otherwise the manifold is the single contact point. Default 1/2 (60°). Range
+    /// `(0, 1]`.
+    pub manifold_min_alignment: T,
 }
 
 impl<T: Real> Default for Tolerances<T> {
@@ -62,6 +73,8 @@ impl<T: Real> Default for Tolerances<T> {
             gjk_max_iterations: 128,
             epa_rel: eps128,
             epa_max_iterations: 1024,
+            manifold_reference_bias: lit(1.0 / 256.0),
+            manifold_min_alignment: lit(0.5),
         }
     }
 }
@@ -93,6 +106,17 @@ impl<T: Real> Tolerances<T> {
         if self.epa_max_iterations == 0 {
             return Err(QueryError::InvalidTolerance {
                 field: "epa_max_iterations",
+            });
+        }
+        if !unit(self.manifold_reference_bias) {
+            return Err(QueryError::InvalidTolerance {
+                field: "manifold_reference_bias",
+            });
+        }
+        let a = self.manifold_min_alignment;
+        if !(a > T::zero() && a <= T::one()) {
+            return Err(QueryError::InvalidTolerance {
+                field: "manifold_min_alignment",
             });
         }
         Ok(())

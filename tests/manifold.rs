@@ -1281,6 +1281,46 @@ fn degenerate_boxes<T: Real>() {
     }
 }
 
+/// The manifold thresholds in `Tolerances` take effect: a box tilted 1° on a slab, the box
+/// as A. By default A's bottom face stays the reference (the slab's is better aligned by
+/// only 1.5e-4 in cosine); with `manifold_reference_bias = 0` the slab's face takes over.
+/// Both give the same 4 pairs.
+fn manifold_tolerances_take_effect<T: Real>() {
+    let slab = Cuboid::new(Vector3::new(lit::<T>(5.0), lit(0.5), lit(5.0)));
+    let cube = Cuboid::new(Vector3::new(lit::<T>(0.5), lit(0.5), lit(0.5)));
+    let ps = Isometry3::translation(lit::<T>(0.0), lit(-0.5), lit(0.0));
+    let tilt = 1f64.to_radians();
+    let low = 0.5 * tilt.cos() + 0.5 * tilt.sin();
+    let pc = Isometry3::from_parts(
+        Translation3::new(lit::<T>(0.2), lit(low - 0.01), lit(0.0)),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, tilt).cast::<T>(),
+    );
+    let run = |t: &Tolerances<T>| query::manifold(&pc, &cube, &ps, &slab, lit(0.05), t).unwrap();
+    let default = run(&tol());
+    let unbiased = run(&Tolerances {
+        manifold_reference_bias: T::zero(),
+        ..tol()
+    });
+    // The cube's bottom face is 2·axis(y) + 0 = 2; the slab's top 2·1 + 1 = 3.
+    assert!(default.points().iter().all(|p| p.id.a == 2), "{default:?}");
+    assert!(
+        unbiased.points().iter().all(|p| p.id.b == 3),
+        "{unbiased:?}"
+    );
+    assert_eq!((default.len(), unbiased.len()), (4, 4));
+    let seps = |m: &convex_proximity::clip::Manifold<T, 3>| {
+        let mut s: Vec<f64> = m.points().iter().map(|p| f(p.separation)).collect();
+        s.sort_by(f64::total_cmp);
+        s
+    };
+    for (x, y) in seps(&default).iter().zip(seps(&unbiased)) {
+        assert!(
+            (x - y).abs() <= 10.0 * acc::<T>(),
+            "{default:?} vs {unbiased:?}"
+        );
+    }
+}
+
 macro_rules! scalar_cases {
     ($($body:ident),* $(,)?) => {$(
         mod $body {
@@ -1317,4 +1357,5 @@ scalar_cases!(
     tilted_capsule_points_on_surface,
     tilted_cap_deepest_is_exact,
     degenerate_boxes,
+    manifold_tolerances_take_effect,
 );

@@ -503,6 +503,20 @@ fn invalid_tolerances_are_an_error() {
             },
             "gjk_max_iterations",
         ),
+        (
+            Tolerances {
+                manifold_reference_bias: 1.0,
+                ..tol()
+            },
+            "manifold_reference_bias",
+        ),
+        (
+            Tolerances {
+                manifold_min_alignment: 0.0,
+                ..tol()
+            },
+            "manifold_min_alignment",
+        ),
     ] {
         let e = query::distance(&Isometry3::identity(), &b, &Isometry3::identity(), &b, &t);
         assert_eq!(e, Err(QueryError::InvalidTolerance { field }));

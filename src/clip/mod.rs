@@ -253,16 +253,11 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
     /// The rounding of a pair's coordinates alone: how far two pairs may differ and still
     /// count as the same (duplicates, ties, the support point against the clipped points).
     pub rounding: T,
+    /// [`crate::Tolerances::manifold_reference_bias`].
+    pub reference_bias: T,
+    /// [`crate::Tolerances::manifold_min_alignment`].
+    pub min_alignment: T,
 }
-
-/// B's feature wins the reference role only when its normal is better aligned with the
-/// contact normal by more than this (cosines), so nearly parallel faces keep their roles
-/// from one frame to the next (Box2D's relative tolerance, seed 004).
-pub const REFERENCE_BIAS: f64 = 1.0 / 256.0;
-
-/// A face is a reference only if its normal makes less than 60° with the contact normal
-/// (cosine ≥ 1/2): the projection along the contact normal divides by that cosine.
-pub const MIN_ALIGNMENT: f64 = 0.5;
 
 /// Marks the id of a contact point taken from `query::contact`'s witnesses (added when the
 /// clipped points miss the deepest one, docs/clipping.md §2).
@@ -315,12 +310,12 @@ where
     }
     ws.fb.normal = Unit::new_unchecked(rel.transform_vector(&ws.fb.normal));
     let (ra, rb) = (a.radius(), b.radius());
-    let min = crate::real::lit::<T>(MIN_ALIGNMENT);
+    let min = c.min_alignment;
     let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= min;
     let (align_a, align_b) = (ws.fa.normal.dot(&n), -ws.fb.normal.dot(&n));
     let (face_a, face_b) = (face(&ws.fa, align_a), face(&ws.fb, align_b));
     let a_ref = if face_a || face_b {
-        face_a && !(face_b && align_b > align_a + crate::real::lit(REFERENCE_BIAS))
+        face_a && !(face_b && align_b > align_a + c.reference_bias)
     } else if D == 3 && ws.fa.vertices.len() == 2 && ws.fb.vertices.len() == 2 {
         // Two segments (capsules, cylinder sides): A's is the reference "face".
         true
