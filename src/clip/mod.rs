@@ -274,6 +274,86 @@ struct Roles<'w, T: Real, const D: usize> {
     incident: &'w Feature<T, D>,
     r_ref: T,
     r_inc: T,
+    a_ref: bool,
+}
+
+impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
+    /// The reference (docs/clipping.md §2.3): a face within `min_alignment` of `n`, A's
+    /// unless B's is better aligned by `reference_bias`; in 3D two segments, A's. `None`
+    /// when neither is a face (the single contact point).
+    fn choose(
+        fa: &'w Feature<T, D>,
+        fb: &'w Feature<T, D>,
+        n: &SVector<T, D>,
+        (ra, rb): (T, T),
+        c: &LocalContact<T, D>,
+    ) -> Option<Self> {
+        let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= c.min_alignment;
+        let (align_a, align_b) = (fa.normal.dot(n), -fb.normal.dot(n));
+        let (face_a, face_b) = (face(fa, align_a), face(fb, align_b));
+        let a_ref = if face_a || face_b {
+            face_a && !(face_b && align_b > align_a + c.reference_bias)
+        } else if D == 3 && fa.vertices.len() == 2 && fb.vertices.len() == 2 {
+            // Two segments (capsules, cylinder sides): A's is the reference "face".
+            true
+        } else {
+            return None;
+        };
+        Some(if a_ref {
+            Self {
+                reference: fa,
+                incident: fb,
+                r_ref: ra,
+                r_inc: rb,
+                a_ref,
+            }
+        } else {
+            Self {
+                reference: fb,
+                incident: fa,
+                r_ref: rb,
+                r_inc: ra,
+                a_ref,
+            }
+        })
+    }
+
+    /// Pushes the pair (`on_ref`, `on_inc`) at `separation` into `m`, in A/B order, with
+    /// the reference face's id and `inc` on the incident side.
+    fn push(
+        &self,
+        m: &mut Manifold<T, D>,
+        separation: T,
+        on_ref: Point<T, D>,
+        on_inc: Point<T, D>,
+        inc: u32,
+    ) {
+        let (point_a, point_b, id) = if self.a_ref {
+            (
+                on_ref,
+                on_inc,
+                FeatureId {
+                    a: self.reference.id,
+                    b: inc,
+                },
+            )
+        } else {
+            (
+                on_inc,
+                on_ref,
+                FeatureId {
+                    a: inc,
+                    b: self.reference.id,
+                },
+            )
+        };
+        m.push(ContactPoint {
+            separation,
+            point_a,
+            point_b,
+            id,
+        });
+    }
 }
 
 /// The manifold of `a` and `b` (B placed by `rel` in A's frame), in A's frame, from their
@@ -309,45 +389,15 @@ where
         v.0 = rel.transform_point(&v.0);
     }
     ws.fb.normal = Unit::new_unchecked(rel.transform_vector(&ws.fb.normal));
-    let (ra, rb) = (a.radius(), b.radius());
-    let min = c.min_alignment;
-    let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= min;
-    let (align_a, align_b) = (ws.fa.normal.dot(&n), -ws.fb.normal.dot(&n));
-    let (face_a, face_b) = (face(&ws.fa, align_a), face(&ws.fb, align_b));
-    let a_ref = if face_a || face_b {
-        face_a && !(face_b && align_b > align_a + c.reference_bias)
-    } else if D == 3 && ws.fa.vertices.len() == 2 && ws.fb.vertices.len() == 2 {
-        // Two segments (capsules, cylinder sides): A's is the reference "face".
-        true
-    } else {
+    let Some(roles) = Roles::choose(&ws.fa, &ws.fb, &n, (a.radius(), b.radius()), c) else {
         return single(c, ws.fa.id, ws.fb.id, m);
     };
-    let roles = if a_ref {
-        Roles {
-            reference: &ws.fa,
-            incident: &ws.fb,
-            r_ref: ra,
-            r_inc: rb,
-        }
-    } else {
-        Roles {
-            reference: &ws.fb,
-            incident: &ws.fa,
-            r_ref: rb,
-            r_inc: ra,
-        }
-    };
+    let a_ref = roles.a_ref;
     // `u`: from the reference shape towards the incident one.
     let u = if a_ref { n } else { -n };
     let segments = D == 3 && roles.reference.vertices.len() == 2;
     if segments {
-        // A reference segment is cut off by the planes through its ends across `u`.
-        let (p, q) = (roles.reference.vertices[0].0, roles.reference.vertices[1].0);
-        let e = q - p;
-        let s = e - u * e.dot(&u);
-        ws.planes.clear();
-        ws.planes.push((-s, -s.dot(&p.coords), 0));
-        ws.planes.push((s, s.dot(&q.coords), 1));
+        segment_planes(&roles.reference.vertices, &u, &mut ws.planes);
     } else {
         <Const<D> as ContactDim<T, D>>::side_planes(&roles.reference.vertices, &u, &mut ws.planes);
     }
@@ -392,11 +442,9 @@ where
         } else {
             a.core_support(&-u)
         };
-        let inside = ws
-            .planes
-            .iter()
-            .all(|(s, d, _)| s.dot(&x.coords) - *d <= c.rounding * crate::real::norm(s));
-        if inside && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding) {
+        if inside(&ws.planes, &x, c.rounding)
+            && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding)
+        {
             if sep <= limit && deepest.is_none_or(|d| sep < d - c.rounding) {
                 kept.push((sep, x, SUPPORT | roles.incident.id));
             }
@@ -406,67 +454,61 @@ where
     <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.rounding);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
-            // Replace the shallowest.
-            let i = (0..kept.len())
-                .max_by(|&i, &j| {
-                    kept[i]
-                        .0
-                        .partial_cmp(&kept[j].0)
-                        .unwrap_or(core::cmp::Ordering::Equal)
-                })
-                .unwrap_or(0);
-            kept.remove(i);
+            drop_shallowest(kept);
         }
-        let (ref_id, inc_id) = (roles.reference.id, WITNESS | roles.incident.id);
         let (point_a, point_b) = c.witness?;
-        m.push(ContactPoint {
-            separation: c.separation,
-            point_a,
-            point_b,
-            id: if a_ref {
-                FeatureId {
-                    a: ref_id,
-                    b: inc_id,
-                }
-            } else {
-                FeatureId {
-                    a: inc_id,
-                    b: ref_id,
-                }
-            },
-        });
+        let (on_ref, on_inc) = if a_ref {
+            (point_a, point_b)
+        } else {
+            (point_b, point_a)
+        };
+        roles.push(m, c.separation, on_ref, on_inc, WITNESS | roles.incident.id);
     }
     for &(sep, x, id) in kept.iter() {
-        let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.rounding) else {
-            continue;
-        };
-        let (point_a, point_b, fid) = if a_ref {
-            (
-                on_ref,
-                on_inc,
-                FeatureId {
-                    a: roles.reference.id,
-                    b: id,
-                },
-            )
-        } else {
-            (
-                on_inc,
-                on_ref,
-                FeatureId {
-                    a: id,
-                    b: roles.reference.id,
-                },
-            )
-        };
-        m.push(ContactPoint {
-            separation: sep,
-            point_a,
-            point_b,
-            id: fid,
-        });
+        if let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.rounding) {
+            roles.push(m, sep, on_ref, on_inc, id);
+        }
     }
     Some(())
+}
+
+/// The side planes of a reference segment: through its ends, across `u` (normal: the
+/// segment's direction with its `u` component removed).
+fn segment_planes<T: Real, const D: usize>(
+    segment: &[(Point<T, D>, u32)],
+    u: &SVector<T, D>,
+    planes: &mut Vec<(SVector<T, D>, T, u32)>,
+) {
+    let (p, q) = (segment[0].0, segment[1].0);
+    let e = q - p;
+    let s = e - u * e.dot(u);
+    planes.clear();
+    planes.push((-s, -s.dot(&p.coords), 0));
+    planes.push((s, s.dot(&q.coords), 1));
+}
+
+/// Removes the shallowest point (largest separation).
+fn drop_shallowest<T: Real, const D: usize>(kept: &mut Vec<(T, Point<T, D>, u32)>) {
+    let i = (0..kept.len())
+        .max_by(|&i, &j| {
+            kept[i]
+                .0
+                .partial_cmp(&kept[j].0)
+                .unwrap_or(core::cmp::Ordering::Equal)
+        })
+        .unwrap_or(0);
+    kept.remove(i);
+}
+
+/// Whether `x` is inside every side plane `s·x ≤ d`, up to `rounding` (a length).
+fn inside<T: Real, const D: usize>(
+    planes: &[(SVector<T, D>, T, u32)],
+    x: &Point<T, D>,
+    rounding: T,
+) -> bool {
+    planes
+        .iter()
+        .all(|(s, d, _)| s.dot(&x.coords) - *d <= rounding * crate::real::norm(s))
 }
 
 /// The manifold of the single contact point `c`.
