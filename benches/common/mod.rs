@@ -3,19 +3,18 @@
 
 use nalgebra::{Rotation, SMatrix, SVector};
 
+#[path = "../../tests/common/splitmix.rs"]
+mod splitmix;
+
 /// splitmix64: tiny and deterministic.
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix::next_u64(&mut self.0)
     }
     pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+        splitmix::uniform(&mut self.0, lo, hi)
     }
     pub fn unit_vec<const D: usize>(&mut self) -> SVector<f64, D> {
         loop {

@@ -4,24 +4,23 @@
 use convex_proximity::{Tolerances, query, shape::SupportMap};
 use nalgebra::{Isometry2, Isometry3, Quaternion, Translation3, UnitQuaternion, Vector2};
 
-/// splitmix64 (Steele, Lea, Flood 2014): tiny, deterministic, good enough for inputs.
+#[path = "../../../tests/common/splitmix.rs"]
+mod splitmix;
+
+/// splitmix64 (`tests/common/splitmix.rs`): tiny, deterministic, good enough for inputs.
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix::next_u64(&mut self.0)
     }
     /// Uniform in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        splitmix::uniform(&mut self.0, 0.0, 1.0)
     }
     /// Uniform in `[lo, hi)`.
     pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
+        splitmix::uniform(&mut self.0, lo, hi)
     }
     /// Uniform on the unit sphere of dimension `N - 1` (rejection from the cube).
     pub fn unit_vec<const N: usize>(&mut self) -> [f64; N] {
