@@ -25,17 +25,23 @@ struct Placed<'a, S: ?Sized, T: Real, const D: usize> {
 
 impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
     fn new<R: AbstractRotation<T, D>>(shape: &'a S, pose: &Isometry<T, R, D>) -> Self {
-        let rot = SMatrix::<T, D, D>::from_fn(|i, j| {
-            let mut e = SVector::<T, D>::zeros();
-            e[j] = T::one();
-            pose.rotation.transform_vector(&e)[i]
-        });
         Self {
             shape,
-            rot,
+            rot: rotation_matrix(pose),
             t: pose.translation.vector,
         }
     }
+}
+
+/// The matrix of a pose's rotation: its columns are the rotated axes.
+fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> SMatrix<T, D, D> {
+    SMatrix::<T, D, D>::from_fn(|i, j| {
+        let mut e = SVector::<T, D>::zeros();
+        e[j] = T::one();
+        pose.rotation.transform_vector(&e)[i]
+    })
 }
 
 impl<S, T, const D: usize> SupportMap<T, D> for Placed<'_, S, T, D>
@@ -530,8 +536,9 @@ where
 
 /// Two cuboids: the separating-axis test gives the contact (docs/clipping.md §5), then the
 /// same clipping. `None` (the general path decides) when the test's axis cannot be
-/// certified: separated boxes whose clipped points do not reach its separation, or an
-/// edge–edge axis without closest points inside both edges.
+/// certified: clipped points that do not reach its separation (separated boxes, or an
+/// overlap whose deepest point overhangs the reference face), or an edge–edge axis without
+/// closest points inside both edges.
 #[allow(clippy::too_many_arguments)]
 fn box_manifold<T, R, const D: usize, A, B>(
     a: &A,
@@ -551,7 +558,7 @@ where
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
 {
-    let rot = Placed::new(b, rel).rot;
+    let rot = rotation_matrix(rel);
     let t = rel.translation.vector;
     let extent = t.amax() + ha.amax() + hb.amax();
     let slack = slack(T::zero())(extent);
@@ -573,19 +580,10 @@ where
         reference_bias: tol.manifold_reference_bias,
         min_alignment: tol.manifold_min_alignment,
     };
-    clip::build(a, b, rel, &local, prediction, workspace, m)?;
-    // Separated: s(n) is the distance only if a pair along n is that close.
-    if axis.separation > T::zero() {
-        let deepest = m
-            .points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(None, |d: Option<T>, s| Some(d.map_or(s, |d| d.min(s))))?;
-        if deepest > axis.separation + slack {
-            return None;
-        }
-    }
-    Some(())
+    // Separated boxes: s(n) is the distance only if a pair along n is that close. `build`
+    // certifies it: a deepest pair shallower than s(n) + slack needs the witnesses, which a
+    // face axis does not have, and it returns `None`.
+    clip::build(a, b, rel, &local, prediction, workspace, m)
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:
