@@ -43,6 +43,7 @@ mod dim;
 pub mod epa;
 mod error;
 pub mod gjk;
+mod linalg;
 pub mod query;
 mod real;
 pub mod shape;
@@ -52,7 +53,7 @@ pub use dim::{Dim, MAX_DIM};
 pub use error::{QueryError, ShapeError};
 pub use gjk::{Distance, Intersection, Termination};
 pub use real::{Real, lit, norm, normalize};
-pub use tolerance::Tolerances;
+pub use tolerance::{Subalgorithm, Tolerances};
 
 /// The README's quick start, compiled and run as a doctest.
 #[cfg(doctest)]

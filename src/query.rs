@@ -383,20 +383,13 @@ where
     let margin = ra + rb;
     let mut simplex = Simplex::new();
     let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
-    // Touching from outside, `v` well above rounding: GJK's `−v/‖v‖` is the normal (EPA on a
-    // simplex at the origin could only guess one from a face of its first polytope).
-    let eps = T::default_epsilon();
-    let floor = if crate::real::is_fixed::<T>() {
-        eps * crate::real::lit::<T>(64.0)
-    } else {
-        T::zero()
-    };
-    let noise = eps * crate::real::lit::<T>(1024.0) * core.scale + floor;
-    let apart =
-        !core.cores_meet() || (core.termination == Termination::Touching && core.upper > noise);
-    Ok(match normalize(&-core.v).filter(|_| apart) {
-        // Cores apart: GJK's answer, minus the radii (negative when the round parts overlap).
-        Some(n) => Contact {
+    // Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
+    // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
+    // or GJK could not prove either) EPA decides.
+    if core.proves_apart(T::zero())
+        && let Some(n) = normalize(&-core.v)
+    {
+        return Ok(Contact {
             separation: core.upper - margin,
             normal: n,
             point_a: core.a + n.into_inner() * ra,
@@ -405,22 +398,26 @@ where
             upper_bound: core.upper - margin,
             iterations: core.iterations,
             termination: core.termination,
-        },
-        // Cores meet: EPA's depth, plus the radii.
-        None => {
-            let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
-            let n = p.normal.into_inner();
-            Contact {
-                separation: -(p.depth + margin),
-                normal: p.normal,
-                point_a: p.point_a + n * ra,
-                point_b: p.point_b - n * rb,
-                lower_bound: -(p.upper_bound + margin),
-                upper_bound: -(p.lower_bound + margin),
-                iterations: core.iterations + p.iterations,
-                termination: p.termination,
-            }
-        }
+        });
+    }
+    // Cores meet: EPA's depth, plus the radii. A touching answer (the origin on the
+    // boundary of A − B, depth 0) proves nothing above 0: GJK's ‖v‖ bounds it.
+    let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
+    let n = p.normal.into_inner();
+    let upper_bound = if p.termination == Termination::Touching {
+        core.upper - margin
+    } else {
+        -(p.lower_bound + margin)
+    };
+    Ok(Contact {
+        separation: -(p.depth + margin),
+        normal: p.normal,
+        point_a: p.point_a + n * ra,
+        point_b: p.point_b - n * rb,
+        lower_bound: -(p.upper_bound + margin),
+        upper_bound,
+        iterations: core.iterations + p.iterations,
+        termination: p.termination,
     })
 }
 

@@ -1,9 +1,6 @@
 //! [`Tolerances`]: the one home of every threshold the algorithms use.
 
-use crate::{
-    QueryError, Real,
-    real::{lit, sqrt0},
-};
+use crate::{QueryError, Real, real::lit};
 
 /// Every threshold of every query, with defaults derived from the scalar's own epsilon
 /// (`T::default_epsilon()`: one ulp of 1 for floats, one ulp for fixed-point), so `f32`,
@@ -25,15 +22,24 @@ pub struct Tolerances<T> {
     /// Smaller costs iterations on curved shapes; polytopes usually stop earlier, on a
     /// repeated support point. Range `[0, 1)`.
     pub gjk_rel: T,
-    /// GJK's touching tolerance (unitless, relative to the size of the simplex). The shapes
-    /// count as touching (distance 0) once `‖v‖ ≤ gjk_touching · max|yᵢ|`, the `yᵢ` being the
-    /// simplex vertices; a full simplex counts as containing the origin only if its point is
-    /// that close (a flat one passes the sign test on rounding noise). Default `√ε / 16`
-    /// (f64: 9.3e-10, f32: 2.2e-5, FixedI40F24: 1.5e-5): above the rounding of `v` in thin
-    /// simplices, below the accuracy the library promises. Distances below that fraction of
-    /// the shapes' size read as 0 (the result's `upper_bound` still says how far apart the
-    /// witnesses are). Range `[0, 1)`.
+    /// The rounding of the arithmetic, per unit of the coordinates involved (unitless): a
+    /// distance or a gap below `gjk_touching · M + gjk_resolution`, `M` being the largest
+    /// coordinate of any support point of the run (in A's frame), is rounding. GJK then
+    /// stops `Touching` (distance 0, the `upper_bound` still saying how far apart the
+    /// witnesses are), and a lower bound proves separation only beyond it. `M` includes
+    /// the shapes' centres, so it covers the translation that placed B. Default `8 ε`
+    /// (f64: 1.8e-15, f32: 9.5e-7, FixedI40F24: 4.8e-7): the rounding of composing two
+    /// poses, placing a support point by the result and a few dot products
+    /// (docs/tolerances.md). Larger values make pairs closer than the band "touching".
+    /// Range `[0, 1)`.
     pub gjk_touching: T,
+    /// The absolute resolution added to the band (a length). Default 0 for floats; 64 ulps
+    /// for fixed-point (FixedI40F24: 3.8e-6), whose products round to an absolute ulp.
+    /// Range `[0, ∞)`.
+    pub gjk_resolution: T,
+    /// Which closest-point subalgorithm GJK uses (docs/gjk.md §2). Default
+    /// [`Subalgorithm::Auto`].
+    pub gjk_subalgorithm: Subalgorithm,
     /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
     /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
     pub gjk_max_iterations: u32,
@@ -69,7 +75,13 @@ impl<T: Real> Default for Tolerances<T> {
         let eps128 = eps * lit(128.0);
         Self {
             gjk_rel: eps128,
-            gjk_touching: sqrt0(eps) / lit(16.0),
+            gjk_touching: eps * lit(8.0),
+            gjk_resolution: if crate::real::is_fixed::<T>() {
+                eps * lit(64.0)
+            } else {
+                T::zero()
+            },
+            gjk_subalgorithm: Subalgorithm::Auto,
             gjk_max_iterations: 128,
             epa_rel: eps128,
             epa_max_iterations: 1024,
@@ -93,6 +105,11 @@ impl<T: Real> Tolerances<T> {
         if !unit(self.gjk_touching) {
             return Err(QueryError::InvalidTolerance {
                 field: "gjk_touching",
+            });
+        }
+        if !(self.gjk_resolution >= T::zero()) || !self.gjk_resolution.is_finite() {
+            return Err(QueryError::InvalidTolerance {
+                field: "gjk_resolution",
             });
         }
         if self.gjk_max_iterations == 0 {
@@ -120,5 +137,72 @@ impl<T: Real> Tolerances<T> {
             });
         }
         Ok(())
+    }
+}
+
+/// The closest-point subalgorithm of GJK's simplex (docs/gjk.md §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Subalgorithm {
+    /// Signed volumes for `D ≤ 3`, Johnson's subalgorithm for `D ≥ 4`.
+    #[default]
+    Auto,
+    /// Johnson's subalgorithm with cached determinants (van den Bergen 1999), any `D`.
+    Johnson,
+    /// Signed volumes (Montanari, Petrinic, Barbieri 2017) for `D ≤ 3`; in higher
+    /// dimensions Johnson's.
+    SignedVolumes,
+}
+
+/// The rounding thresholds of one run, derived from [`Tolerances::gjk_touching`] and
+/// [`Tolerances::gjk_resolution`] as named multiples (docs/tolerances.md §"Rounding").
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rounding<T> {
+    /// Rounding per unit coordinate.
+    rel: T,
+    /// Absolute resolution.
+    abs: T,
+}
+
+impl<T: Real> Rounding<T> {
+    pub(crate) fn of(tol: &Tolerances<T>) -> Self {
+        Self {
+            rel: tol.gjk_touching,
+            abs: tol.gjk_resolution,
+        }
+    }
+
+    /// The touching band at coordinates of magnitude `m`.
+    #[inline]
+    pub(crate) fn band(&self, m: T) -> T {
+        self.rel * m + self.abs
+    }
+
+    /// How far below 0 a barycentric coordinate may round: `D + 1` terms.
+    #[inline]
+    pub(crate) fn barycentric(&self, d: usize) -> T {
+        self.rel * lit::<T>((d + 1) as f64)
+    }
+
+    /// The rounding of `v·y − v·v` over `D + 1` products, `v` of largest component `v_max`,
+    /// vertices of size `m`.
+    #[inline]
+    pub(crate) fn optimality(&self, v_max: T, m: T, d: usize) -> T {
+        (self.rel * v_max * lit::<T>((d + 1) as f64) + self.abs) * m
+    }
+
+    /// How thin a simplex of vertices of size `m` may be and still count as flat: 4 times
+    /// the rounding of a residual. Calling a sliver flat costs at most its thickness in
+    /// depth (a touching answer); calling a flat set a volume gives EPA a simplex of noise
+    /// (the faces of two coplanar flat boxes placed by f64 poses were 7 ulps apart).
+    #[inline]
+    pub(crate) fn flat(&self, m: T, d: usize) -> T {
+        self.residual(m, d) * lit::<T>(4.0)
+    }
+
+    /// The rounding of a residual `Σ λᵢ yᵢ` over `D + 1` vertices of size `m`.
+    #[inline]
+    pub(crate) fn residual(&self, m: T, d: usize) -> T {
+        self.rel * m * lit::<T>((d + 1) as f64) + self.abs
     }
 }

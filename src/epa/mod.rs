@@ -17,6 +17,7 @@ use crate::{
     gjk::{Simplex, SupportPoint},
     real::normalize,
     shape::SupportMap,
+    tolerance::Rounding,
 };
 use nalgebra::{Const, Point, SVector, Unit};
 
@@ -258,26 +259,36 @@ pub(crate) fn touching<T: Real, const D: usize>(
     }
 }
 
+/// The largest coordinate of the points on A and on B: the magnitude the support points
+/// were computed at, so their rounding is [`Rounding`]'s of it.
+pub(crate) fn coords<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> T {
+    pts.iter().fold(T::zero(), |m, p| {
+        m.max(p.a.coords.amax()).max(p.b.coords.amax())
+    })
+}
+
 /// The barycentric coordinates' minimum and the volume measure `|det(yᵢ − y₀)|` of the
-/// simplex `pts[idx]` (`D + 1` points) around the origin; `None` when it is flat — its
-/// volume below `flat · Π‖yᵢ − y₀‖`, i.e. thinner than that fraction of its edges, which is
-/// rounding (fixed-point made identical capsules' segment difference a sliver) — or the
-/// origin is far outside.
+/// simplex `pts[idx]` (`D + 1` points) around the origin; `None` when it is flat — no
+/// thicker than `thick`, the rounding of its vertices (its volume below
+/// `thick · Π‖yᵢ − y₀‖ / max‖yᵢ − y₀‖`; fixed-point made identical capsules' segment
+/// difference a sliver) — or the origin is far outside.
 fn around_origin<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     idx: &[usize],
-    flat: T,
+    thick: T,
 ) -> Option<(T, T)> {
     let y0 = pts[idx[0]].w;
     let mut m = nalgebra::SMatrix::<T, D, D>::zeros();
-    let mut edges = T::one();
+    let (mut edges, mut longest) = (T::one(), T::zero());
     for (c, &i) in idx[1..].iter().enumerate() {
         let e = pts[i].w - y0;
-        edges *= crate::real::norm(&e);
+        let len = crate::real::norm(&e);
+        edges *= len;
+        longest = longest.max(len);
         m.set_column(c, &e);
     }
-    let (mu, det) = crate::gjk::solve_pivoted(m, -y0)?;
-    if det <= flat * edges {
+    let (mu, det) = crate::linalg::solve_pivoted(m, -y0)?;
+    if !(longest > T::zero()) || det * longest <= thick * edges {
         return None;
     }
     let rest = T::one() - mu.sum();
@@ -297,7 +308,7 @@ pub(crate) enum Seed<T: Real, const D: usize> {
 /// the origin is used as is. Otherwise (GJK stopped touching, on a segment, a triangle or a
 /// vertex at the origin) the supports along ± every axis join the candidates and the
 /// largest `D`-simplex among them that contains the origin (barycentric coordinates
-/// `≥ −gjk_touching`, by the pivoted solve) is chosen. None with volume: `A − B` is flat,
+/// `≥` minus their rounding, by the pivoted solve) is chosen. None with volume: `A − B` is flat,
 /// the contact is touching along its normal.
 pub(crate) fn seed<T: Real, const D: usize, A, B>(
     a: &A,
@@ -314,10 +325,11 @@ where
 {
     pts.clear();
     pts.extend(simplex.points().copied());
-    let inside = |m: T| m >= -tol.gjk_touching;
+    let r = Rounding::of(tol);
+    let inside = |m: T| m >= -r.barycentric(D);
     if pts.len() == D + 1 {
         let all: [usize; crate::MAX_DIM + 1] = core::array::from_fn(|i| i);
-        if let Some((m, det)) = around_origin(pts, &all[..D + 1], tol.gjk_touching)
+        if let Some((m, det)) = around_origin(pts, &all[..D + 1], r.flat(coords(pts), D))
             && inside(m)
             && det > T::zero()
         {
@@ -362,8 +374,7 @@ where
             });
         }
         let n = span_normal(pts);
-        let scale = pts.iter().fold(T::zero(), |s, p| s.max(p.w.amax()));
-        let band = tol.gjk_touching * scale;
+        let band = r.residual(coords(pts), D);
         let (up, down) = (
             support(a, b, &n, limit)?,
             support(a, b, &-n.into_inner(), limit)?,
@@ -392,7 +403,7 @@ enum Grown<T: Real, const D: usize> {
 }
 
 /// Grows the simplex `pts[..D + 1]` (with volume) until it contains the origin. While a
-/// barycentric coordinate `λⱼ` is below `−gjk_touching`, the origin lies beyond the facet
+/// barycentric coordinate `λⱼ` is below minus its rounding, the origin lies beyond the facet
 /// opposite vertex `j`; vertex `j` is replaced by the support point along that facet's
 /// outward normal (GJK's step; van den Bergen, seed 001). A support that does not pass the
 /// origin by more than the touching band means the origin is on the boundary of `A − B`.
@@ -406,16 +417,17 @@ fn grow<T: Real, const D: usize, A, B>(
     iterations: &mut u32,
 ) -> Result<Grown<T, D>, QueryError>
 where
+    Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
     let k = D + 1;
+    let r = Rounding::of(tol);
     for _ in 0..16 * k {
-        let scale = pts[..k].iter().fold(T::zero(), |s, p| s.max(p.w.amax()));
-        let band = tol.gjk_touching * scale;
+        let band = r.residual(coords(&pts[..k]), D);
         let y0 = pts[0].w;
         let m = nalgebra::SMatrix::<T, D, D>::from_fn(|r, c| pts[c + 1].w[r] - y0[r]);
-        let Some((mu, _)) = crate::gjk::solve_pivoted(m, -y0) else {
+        let Some((mu, _)) = crate::linalg::solve_pivoted(m, -y0) else {
             break;
         };
         let (mut j, mut lj) = (0, T::one() - mu.sum());
@@ -424,7 +436,7 @@ where
                 (j, lj) = (i + 1, l);
             }
         }
-        if lj >= -tol.gjk_touching {
+        if lj >= -r.barycentric(D) {
             return Ok(Grown::Around);
         }
         // The facet's normal away from vertex j: Gram–Schmidt of (y_j − base) against the
@@ -455,7 +467,8 @@ where
         let w = support(a, b, &n, limit)?;
         *iterations += 1;
         if n.dot(&w.w) <= band || pts[..k].iter().any(|p| p.w == w.w) {
-            return Ok(Grown::Touching(n, w));
+            let facet = (0..k).filter(|&i| i != j);
+            return Ok(Grown::Touching(n, nearest(pts, facet, tol)));
         }
         pts[j] = w;
     }
@@ -480,9 +493,11 @@ fn largest_simplex<T: Real, const D: usize>(
         *slot = i;
     }
     let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
+    let r = Rounding::of(tol);
+    let thick = r.flat(coords(pts), D);
     loop {
-        if let Some((m, det)) = around_origin(pts, &idx[..k], tol.gjk_touching)
-            && (!around || m >= -tol.gjk_touching)
+        if let Some((m, det)) = around_origin(pts, &idx[..k], thick)
+            && (!around || m >= -r.barycentric(D))
             && det > best.as_ref().map_or(T::zero(), |b| b.1)
         {
             best = Some((idx, det));
@@ -558,7 +573,7 @@ where
     if normal.dot(&(b.center() - a.center())) < T::zero() {
         normal = -normal;
     }
-    let p = match simplex.closest(tol.gjk_touching) {
+    let p = match simplex.closest(&Rounding::of(tol)) {
         Some(c) => SupportPoint {
             w: c.v,
             a: c.a,
@@ -567,6 +582,33 @@ where
         None => pts[0],
     };
     touching(&p, normal, iterations)
+}
+
+/// The point of the facet `pts[idx]` nearest the origin, with its witnesses (a touching
+/// contact's points: `a − b` is that point, within the rounding of 0), or the facet's
+/// first vertex if none is valid.
+pub(crate) fn nearest<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    idx: impl Iterator<Item = usize>,
+    tol: &Tolerances<T>,
+) -> SupportPoint<T, D>
+where
+    Const<D>: Dim,
+{
+    let mut facet = Simplex::new();
+    let mut first = None;
+    for i in idx {
+        first = first.or(Some(pts[i]));
+        facet.push(pts[i], None);
+    }
+    match facet.closest(&Rounding::of(tol)) {
+        Some(c) => SupportPoint {
+            w: c.v,
+            a: c.a,
+            b: c.b,
+        },
+        None => first.unwrap_or(pts[0]),
+    }
 }
 
 /// A unit direction to fall back on when the geometry gives none: the first axis.

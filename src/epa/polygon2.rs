@@ -7,6 +7,7 @@ use crate::{
     gjk::{Simplex, SupportPoint, coordinate_limit},
     real::normalize,
     shape::SupportMap,
+    tolerance::Rounding,
 };
 use nalgebra::{Const, Point, Unit, Vector2};
 
@@ -125,6 +126,7 @@ impl<T: Real> Polygon2<T> {
         B: SupportMap<T, 2> + ?Sized,
     {
         let mut upper: Option<T> = None;
+        let r = Rounding::of(tol);
         loop {
             let Some((i, n, dist)) = self.closest_edge() else {
                 return Ok(self.finish(
@@ -145,8 +147,8 @@ impl<T: Real> Polygon2<T> {
             let wd = n.dot(&w.w);
             let up = upper.map_or(wd, |u| u.min(wd));
             upper = Some(up);
-            let scale = self.verts.iter().fold(w.w.amax(), |m, p| m.max(p.w.amax()));
-            if up - lower <= tol.epa_rel * up + tol.gjk_touching * scale {
+            let m = super::coords(&self.verts).max(super::coords(&[w]));
+            if up - lower <= tol.epa_rel * up + r.band(m) {
                 return Ok(self.finish(i, n, lower, upper, iterations, Termination::Converged));
             }
             let j = (i + 1) % self.verts.len();

@@ -8,6 +8,7 @@ use crate::{
     gjk::{Simplex, SupportPoint, coordinate_limit},
     real::normalize,
     shape::SupportMap,
+    tolerance::Rounding,
 };
 use core::cmp::Ordering;
 use nalgebra::{Const, Point3, Unit, Vector3};
@@ -206,9 +207,9 @@ impl<T: Real> Polytope3<T> {
         // that `A − B` extends beyond (the barycentric test passed on rounding: the face is
         // inside `A − B`), the vertex opposite is replaced by the support beyond the face;
         // if `A − B` does not extend beyond it, the contact is touching across it.
+        let r = Rounding::of(tol);
         for round in 0.. {
-            let scale = self.verts.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
-            let flat = tol.gjk_touching * scale;
+            let flat = r.residual(super::coords(&self.verts), 3);
             self.faces.clear();
             for f in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
                 self.add_face(f);
@@ -226,7 +227,7 @@ impl<T: Real> Polytope3<T> {
             let w = support(a, b, &n, limit)?;
             iterations += 1;
             if round >= 16 || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
-                let p = self.verts[fv[0] as usize];
+                let p = super::nearest(&self.verts, fv.iter().map(|&i| i as usize), tol);
                 return Ok(Start::Done(touching(
                     &p,
                     Unit::new_unchecked(n),
@@ -324,6 +325,7 @@ impl<T: Real> Polytope3<T> {
     {
         let mut upper: Option<T> = None;
         let mut last: Option<u32> = None;
+        let r = Rounding::of(tol);
         loop {
             let Some(Entry { face, .. }) = self.heap.pop() else {
                 let f = last.unwrap_or(0);
@@ -345,11 +347,11 @@ impl<T: Real> Polytope3<T> {
             let wd = n.dot(&w.w);
             let up = upper.map_or(wd, |u| u.min(wd));
             upper = Some(up);
-            let scale = self.faces[face as usize]
-                .v
-                .iter()
-                .fold(w.w.amax(), |m, &i| m.max(self.verts[i as usize].w.amax()));
-            if up - lower <= tol.epa_rel * up + tol.gjk_touching * scale {
+            let f = &self.faces[face as usize];
+            let m = f.v.iter().fold(super::coords(&[w]), |m, &i| {
+                m.max(super::coords(&[self.verts[i as usize]]))
+            });
+            if up - lower <= tol.epa_rel * up + r.band(m) {
                 return Ok(self.finish(face, upper, iterations, Termination::Converged));
             }
             if self.faces[face as usize]

@@ -83,7 +83,7 @@ where
         }
         let mut s = Simplex::new();
         for p in &pts[..self.len] {
-            s.push_raw(*p);
+            s.push(*p, None);
         }
         s
     }

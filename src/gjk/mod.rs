@@ -7,8 +7,11 @@
 //! [`crate::query`].
 
 mod cache;
+mod johnson;
+mod project;
 mod run;
 mod simplex;
+mod volumes;
 
 pub use cache::Cache;
 pub use simplex::{Simplex, SupportPoint};
@@ -16,7 +19,6 @@ pub use simplex::{Simplex, SupportPoint};
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use run::{Mode, Run, check_range, coordinate_limit};
-pub(crate) use simplex::solve_pivoted;
 
 /// Why an iterative algorithm stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

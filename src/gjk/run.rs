@@ -3,13 +3,15 @@
 
 use super::{
     Distance, Intersection, Termination,
-    simplex::{Simplex, SupportPoint},
+    johnson::Johnson,
+    simplex::{Closest, Simplex, SupportPoint},
 };
 use crate::{
-    QueryError, Real, Tolerances,
+    QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
     real::{all_finite, norm, normalize},
     shape::SupportMap,
+    tolerance::Rounding,
 };
 use nalgebra::{Const, Point, SVector};
 
@@ -47,22 +49,36 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
     pub(crate) lower: T,
     pub(crate) iterations: u32,
     pub(crate) termination: Termination,
-    /// `gjk_touching × ` the largest coordinate of any support point seen: distances
-    /// below it read as touching.
+    /// The rounding of the run's arithmetic ([`Rounding::band`] of `coords`): a distance
+    /// below it reads as touching, a lower bound must exceed it to prove separation.
     pub(crate) band: T,
-    /// That largest coordinate (the pair's size).
-    pub(crate) scale: T,
+    /// The largest coordinate of any support point (on A or on B) seen: the magnitude of
+    /// the numbers the run computed with.
+    pub(crate) coords: T,
+}
+
+/// Where a run starts: a point of `A − B` and whether it already settles the run.
+struct Start<T: Real, const D: usize> {
+    point: SupportPoint<T, D>,
+    /// The point is a warm simplex's closest point (so `‖v‖` must decrease from it).
+    from_simplex: bool,
+    /// The warm simplex contains the origin.
+    contained: bool,
+    /// The largest coordinate of the shapes' centres.
+    centres: T,
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
-    /// Whether the cores touch or overlap (the origin is in, or within the touching band
-    /// of, their `A − B`).
-    pub(crate) fn cores_meet(&self) -> bool {
-        matches!(
-            self.termination,
-            Termination::Contained | Termination::Touching
-        ) || self.upper <= self.band
+    /// Whether the run proved the cores apart by more than `margin`: a separating-plane
+    /// bound beyond the rounding.
+    pub(crate) fn proves_apart(&self, margin: T) -> bool {
+        self.lower > margin + self.band
     }
+}
+
+/// Whether the run uses Johnson's subalgorithm: always for `D ≥ 4`, on request below.
+fn uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool {
+    D > 3 || tol.gjk_subalgorithm == Subalgorithm::Johnson
 }
 
 impl<'r, T: Real, const D: usize, A, B> Run<'r, T, D, A, B>
@@ -89,7 +105,14 @@ where
 
     /// The starting point: the warm simplex's closest point, else the centres' difference
     /// (a point of `A − B`, so `‖v‖` is an upper bound from the start).
-    fn start(&mut self, limit: Option<T>) -> Result<(SupportPoint<T, D>, bool, bool), QueryError> {
+    fn start(
+        &mut self,
+        limit: Option<T>,
+        johnson: Option<&mut Johnson<T, D>>,
+        r: &Rounding<T>,
+    ) -> Result<Start<T, D>, QueryError> {
+        let (ca, cb) = (self.a.center(), self.b.center());
+        let centres = ca.coords.amax().max(cb.coords.amax());
         if !self.simplex.is_empty() {
             let mut pts =
                 [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
@@ -100,38 +123,59 @@ where
             }
             // A warm start out of range (the pair moved far) is dropped, not an error.
             if pts[..n].iter().all(|p| check_range(p, limit).is_ok())
-                && let Some(c) = self.simplex.reseed(&pts[..n], self.tol.gjk_touching)
-                && !self.simplex.overflowed()
+                && let Some(c) = self.simplex.reseed(&pts[..n], johnson, r)
             {
-                return Ok((
-                    SupportPoint {
+                return Ok(Start {
+                    point: SupportPoint {
                         w: c.v,
                         a: c.a,
                         b: c.b,
                     },
-                    true,
-                    c.full,
-                ));
+                    from_simplex: true,
+                    contained: c.full,
+                    centres,
+                });
             }
         }
         self.simplex.clear();
-        let (ca, cb) = (self.a.center(), self.b.center());
         let mut p = SupportPoint::new(ca, cb);
         check_range(&p, limit)?;
-        if p.w == SVector::<T, D>::zeros() {
-            // Coincident centres: the origin is in A − B, but stopping here would leave no
-            // simplex for EPA. Start from a vertex instead; GJK then encloses the origin.
+        if norm(&p.w) <= r.band(centres) {
+            // Coincident centres (up to rounding): the origin is in A − B, but stopping
+            // here would leave no simplex for EPA. Start from a vertex instead; GJK then
+            // encloses the origin.
             let mut e = SVector::<T, D>::zeros();
             e[0] = T::one();
             p = SupportPoint::new(self.a.core_support(&-e), self.b.core_support(&e));
             check_range(&p, limit)?;
         }
-        Ok((p, false, false))
+        Ok(Start {
+            point: p,
+            from_simplex: false,
+            contained: false,
+            centres,
+        })
     }
 
+    /// The loop (docs/gjk.md §3). Algorithm:
+    /// 1. `w = s(−v)`, checked; the rounding band grows with the coordinates seen.
+    /// 2. The lower bound `μ = max(μ, v·w/‖v‖)`; in an intersection test, `μ` beyond the
+    ///    margin and the rounding proves the shapes apart (`SeparatingAxis`).
+    /// 3. Bounds within the rounding (or, for distances, the relative gap): `Converged`.
+    /// 4. `w` already a vertex: `RepeatedSupport` (`v` is then optimal up to rounding).
+    /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
+    ///    rounding: `Touching`; `‖v‖` not decreasing: `NoProgress` (keep the previous).
     pub(crate) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
         let limit = coordinate_limit::<T, D>();
-        let (p, mut from_simplex, full) = self.start(limit)?;
+        let tol = *self.tol;
+        let r = Rounding::of(&tol);
+        let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
+        let start = self.start(limit, johnson.as_mut(), &r)?;
+        let p = start.point;
+        let mut from_simplex = start.from_simplex;
+        // The magnitudes computed with: the start's points and the shapes' centres (B's
+        // centre in A's frame carries the placement's translation).
+        let coords = p.a.coords.amax().max(p.b.coords.amax()).max(start.centres);
         let mut out = Outcome {
             v: p.w,
             a: p.a,
@@ -140,51 +184,42 @@ where
             lower: T::zero(),
             iterations: 0,
             termination: Termination::Contained,
-            band: T::zero(),
-            scale: T::zero(),
+            band: r.band(coords),
+            coords,
         };
-        // The pair's size: the largest offset of a support point from its shape's centre,
-        // or coordinate of A − B, seen so far (never where the shapes sit in their frames,
-        // which says nothing about their size; A − B alone can stay near 0 for identical
-        // shapes).
-        let (ca, cb) = (self.a.center(), self.b.center());
-        let extent =
-            |s: &SupportPoint<T, D>| s.w.amax().max((s.a - ca).amax()).max((s.b - cb).amax());
-        let mut seen = extent(&p);
-        // Fixed-point: 64 ulps absolute, the resolution of the projection's arithmetic
-        // (a point at a small box's centre read 1.3e-6 apart).
-        let floor = if crate::real::is_fixed::<T>() {
-            T::default_epsilon() * crate::real::lit(64.0)
-        } else {
-            T::zero()
-        };
-        let tol = *self.tol;
-        if full || out.upper == T::zero() {
+        if start.contained || out.upper == T::zero() {
             // The origin is a point of A − B (or inside the warm simplex).
             return Ok(out);
         }
+        let intersect = match self.mode {
+            Mode::Intersect { margin } => Some(margin),
+            Mode::Distance => None,
+        };
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
             let v = out.v;
-            let (pa, pb) = (self.a.core_support(&-v), self.b.core_support(&v));
-            let sp = SupportPoint::new(pa, pb);
+            let sp = SupportPoint::new(self.a.core_support(&-v), self.b.core_support(&v));
             check_range(&sp, limit)?;
-            seen = seen.max(extent(&sp));
-            out.band = tol.gjk_touching * seen + floor;
-            out.scale = seen;
+            out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
+            out.band = r.band(out.coords);
             // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
             let vw = v.dot(&sp.w);
             if vw > T::zero() {
                 out.lower = out.lower.max(vw / out.upper);
             }
-            if let Mode::Intersect { margin } = self.mode
-                && out.lower > margin + out.band
+            if let Some(margin) = intersect
+                && out.proves_apart(margin)
             {
                 out.termination = Termination::SeparatingAxis;
                 return Ok(out);
             }
-            // Relative gap: ‖v‖ − μ ≤ ε_rel·‖v‖.
-            if out.upper - out.lower <= tol.gjk_rel * out.upper {
+            // The bounds met: within the rounding, or (distances) the relative gap. Not
+            // before the simplex has a vertex: a start point within the rounding of the
+            // origin is a touching or overlapping pair, which needs a simplex (EPA).
+            let gap = out.upper - out.lower;
+            if !self.simplex.is_empty()
+                && (gap <= out.band || (intersect.is_none() && gap <= tol.gjk_rel * out.upper))
+            {
                 out.termination = Termination::Converged;
                 return Ok(out);
             }
@@ -192,20 +227,20 @@ where
                 out.termination = Termination::RepeatedSupport;
                 return Ok(out);
             }
-            if !self.simplex.push(sp) {
+            if self.simplex.push(sp, johnson.as_mut()).is_none() {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             }
-            if self.simplex.overflowed() {
+            if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }
-            let Some(c) = self.simplex.solve(tol.gjk_touching) else {
+            let Some(c) = self.simplex.solve(johnson.as_ref(), &r) else {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             };
             let nc = norm(&c.v);
-            if c.full || nc <= tol.gjk_touching * c.scale.max(seen) + floor {
-                (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
+            if c.full || nc <= out.band {
+                set(&mut out, &c, nc);
                 out.termination = if c.full {
                     Termination::Contained
                 } else {
@@ -218,11 +253,12 @@ where
                 out.termination = Termination::NoProgress;
                 return Ok(out);
             }
-            (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
+            set(&mut out, &c, nc);
             from_simplex = true;
-            if let Mode::Intersect { margin } = self.mode
+            if let Some(margin) = intersect
                 && nc <= margin
             {
+                // A point of the cores' A − B within the radii: the round parts overlap.
                 out.termination = Termination::Touching;
                 return Ok(out);
             }
@@ -230,6 +266,11 @@ where
         out.termination = Termination::MaxIterations;
         Ok(out)
     }
+}
+
+/// The run's estimate becomes the simplex's closest point `c` (of norm `nc`).
+fn set<T: Real, const D: usize>(out: &mut Outcome<T, D>, c: &Closest<T, D>, nc: T) {
+    (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
 }
 
 /// A support point must be finite and within `limit` (fixed-point; see
@@ -311,13 +352,15 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         }
     }
 
-    /// The intersection verdict for rounded shapes with `margin = r_a + r_b`.
+    /// The intersection verdict for rounded shapes with `margin = r_a + r_b`: apart only
+    /// when proven (a separating plane beyond the margin and the rounding); a run that
+    /// stopped without a proof either way (cap, stall) answers "intersecting", the
+    /// conservative answer, and its termination says why.
     pub(super) fn intersection(self, margin: T) -> Intersection<T, D> {
-        let intersects = match self.termination {
-            Termination::SeparatingAxis => false,
-            Termination::Contained | Termination::Touching => true,
-            _ => self.upper <= margin + self.band,
-        };
+        let intersects = matches!(
+            self.termination,
+            Termination::Contained | Termination::Touching
+        ) || !self.proves_apart(margin);
         let axis = if intersects {
             None
         } else {

@@ -1,0 +1,182 @@
+//! The robust fallback of both subalgorithms: the closest point of a sub-simplex's affine
+//! hull as an orthogonal projection (Gram–Schmidt on its edges), accurate however
+//! elongated the simplex (docs/gjk.md §2.4).
+
+use super::{johnson::Johnson, simplex::Closest, simplex::SupportPoint};
+use crate::{Real, dim::Dim};
+use nalgebra::{Const, Point, SVector};
+
+/// The orthogonal projection `v` of the origin onto the affine hull of the vertices in
+/// `set`, and its barycentric coordinates (into `lambda`), by classical Gram–Schmidt on
+/// the edges `eⱼ = yⱼ − y_k` without normalisation:
+///
+/// ```text
+/// q̃ⱼ = eⱼ − Σ_{i<j} rᵢⱼ q̃ᵢ,  rᵢⱼ = q̃ᵢ·eⱼ / q̃ᵢ·q̃ᵢ      (edges = Q̃ R, R unit upper)
+/// v = y_k − Σ cᵢ q̃ᵢ,          cᵢ = q̃ᵢ·r / q̃ᵢ·q̃ᵢ      (r: y_k minus the earlier terms)
+/// R μ = −c,  λⱼ = μⱼ,  λ_k = 1 − Σ μⱼ
+/// ```
+///
+/// `v` is then accurate to `ε·‖y‖` however elongated the simplex. `None` when an edge is
+/// dependent on the earlier ones at the scalar's precision, or a quotient would exceed
+/// `1/ε` (it could overflow a fixed-point type).
+pub(super) fn project<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    set: u8,
+    k: usize,
+    lambda: &mut <Const<D> as Dim>::Slots<T>,
+) -> Option<SVector<T, D>>
+where
+    Const<D>: Dim,
+{
+    let n = D + 1;
+    let eps = T::default_epsilon();
+    let big = T::one() / eps;
+    let div = |num: T, den: T| -> Option<T> {
+        if den > T::zero() && num.abs() <= den * big {
+            Some(num / den)
+        } else {
+            None
+        }
+    };
+    let y_k = pts[k].w;
+    let mut idx = <Const<D> as Dim>::slots(0usize);
+    let mut q = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
+    let mut qq = <Const<D> as Dim>::slots(T::zero());
+    let mut r = <Const<D> as Dim>::pairs(T::zero());
+    let (idx, q, qq, r) = (idx.as_mut(), q.as_mut(), qq.as_mut(), r.as_mut());
+    let mut m = 0;
+    for (j, p) in pts.iter().enumerate() {
+        if set & (1 << j) == 0 || j == k {
+            continue;
+        }
+        let e = p.w - y_k;
+        let mut qj = e;
+        for i in 0..m {
+            r[i * n + m] = div(q[i].dot(&e), qq[i])?;
+            qj -= q[i] * r[i * n + m];
+        }
+        qq[m] = qj.norm_squared();
+        // Dependent edge: what is left of it is rounding.
+        if !(qq[m] > eps * e.norm_squared()) {
+            return None;
+        }
+        q[m] = qj;
+        idx[m] = j;
+        m += 1;
+    }
+    let mut v = y_k;
+    let mut c = <Const<D> as Dim>::slots(T::zero());
+    let c = c.as_mut();
+    for i in 0..m {
+        c[i] = div(q[i].dot(&v), qq[i])?;
+        v -= q[i] * c[i];
+    }
+    // Back substitution of R μ = −c (R unit upper triangular).
+    let mut mu = <Const<D> as Dim>::slots(T::zero());
+    let mu = mu.as_mut();
+    let mut total = T::zero();
+    for i in (0..m).rev() {
+        let mut x = -c[i];
+        for j in i + 1..m {
+            x -= r[i * n + j] * mu[j];
+        }
+        mu[i] = x;
+        total += x;
+    }
+    let lambda = lambda.as_mut();
+    lambda[k] = T::one() - total;
+    for i in 0..m {
+        lambda[idx[i]] = mu[i];
+    }
+    Some(v)
+}
+
+/// The closest point of `aff(set)` to the origin and its witnesses, if it lies in the
+/// sub-simplex: every barycentric coordinate at least `-slack` (coordinates in
+/// `[−slack, 0)` are rounding and are clamped to 0 for the witnesses).
+///
+/// `johnson`: with `fast`, Johnson's own coordinates `Δᵢ / ΣΔ` (no projection); without,
+/// they are the fallback when the projection fails. Without tables the projection is all.
+pub(super) fn closest_of<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    set: u8,
+    last: usize,
+    slack: T,
+    johnson: Option<&Johnson<T, D>>,
+    fast: bool,
+) -> Option<Closest<T, D>>
+where
+    Const<D>: Dim,
+{
+    let n = D + 1;
+    let k = if set & (1 << last) != 0 {
+        last
+    } else {
+        set.trailing_zeros() as usize
+    };
+    let mut slots = <Const<D> as Dim>::slots(T::zero());
+    let mut scale = T::zero();
+    for i in 0..n {
+        if set & (1 << i) != 0 {
+            scale = scale.max(pts[i].w.amax());
+        }
+    }
+    let projected = if fast {
+        None
+    } else {
+        project(pts, set, k, &mut slots)
+    };
+    let lambda = slots.as_mut();
+    let v = match (projected, johnson) {
+        (Some(v), _) => v,
+        (None, None) => return None,
+        (None, Some(j)) => {
+            let det = j.row(set);
+            let mut sum = T::zero();
+            for i in 0..n {
+                if set & (1 << i) != 0 {
+                    sum += det[i];
+                }
+            }
+            if !(sum > T::zero()) {
+                return None;
+            }
+            // `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`: one rounding fewer.
+            let mut dv = SVector::<T, D>::zeros();
+            for i in 0..n {
+                if set & (1 << i) != 0 {
+                    lambda[i] = det[i] / sum;
+                    dv += j.e.as_ref()[i] * lambda[i];
+                }
+            }
+            j.base + dv
+        }
+    };
+    let mut total = T::zero();
+    for i in 0..n {
+        if set & (1 << i) != 0 {
+            if lambda[i] < -slack {
+                return None;
+            }
+            lambda[i] = lambda[i].max(T::zero());
+            total += lambda[i];
+        }
+    }
+    if !(total > T::zero()) {
+        return None;
+    }
+    let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
+    for i in 0..n {
+        if set & (1 << i) != 0 {
+            a += pts[i].a.coords * (lambda[i] / total);
+            b += pts[i].b.coords * (lambda[i] / total);
+        }
+    }
+    Some(Closest {
+        v,
+        a: Point::from(a),
+        b: Point::from(b),
+        scale,
+        full: set.count_ones() as usize == n,
+    })
+}

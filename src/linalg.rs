@@ -1,0 +1,75 @@
+//! Small dense linear algebra shared by GJK, EPA and the manifolds: a pivoted solve that
+//! is safe in every scalar (no division that could overflow a fixed-point type).
+
+use crate::Real;
+use nalgebra::{SMatrix, SVector};
+
+/// Solves `m·x = rhs` by Gaussian elimination with partial pivoting, returning `x` and
+/// `|det m|` (the product of the pivots); `None` if a pivot is zero or a coordinate would
+/// leave `[-2, 2]` (then it is no barycentric coordinate of an inside point, and dividing
+/// could overflow a fixed-point type).
+///
+/// Backward stable: the residual `m·x − rhs` stays near `ε·‖m‖·‖x‖` however thin the
+/// simplex whose edges are the columns (docs/gjk.md §2.4).
+pub(crate) fn solve_pivoted<T: Real, const D: usize>(
+    mut m: SMatrix<T, D, D>,
+    mut rhs: SVector<T, D>,
+) -> Option<(SVector<T, D>, T)> {
+    let mut det = T::one();
+    for col in 0..D {
+        let mut piv = col;
+        for r in col + 1..D {
+            if m[(r, col)].abs() > m[(piv, col)].abs() {
+                piv = r;
+            }
+        }
+        if m[(piv, col)] == T::zero() {
+            return None;
+        }
+        det *= m[(piv, col)].abs();
+        m.swap_rows(col, piv);
+        rhs.swap_rows(col, piv);
+        for r in col + 1..D {
+            // |f| ≤ 1 by the choice of pivot.
+            let f = m[(r, col)] / m[(col, col)];
+            for c in col..D {
+                let x = m[(col, c)];
+                m[(r, c)] -= f * x;
+            }
+            let x = rhs[col];
+            rhs[r] -= f * x;
+        }
+    }
+    let two = T::one() + T::one();
+    let mut x = SVector::<T, D>::zeros();
+    for r in (0..D).rev() {
+        let mut num = rhs[r];
+        for c in r + 1..D {
+            num -= m[(r, c)] * x[c];
+        }
+        let den = m[(r, r)];
+        if den == T::zero() || num.abs() > two * den.abs() {
+            return None;
+        }
+        x[r] = num / den;
+    }
+    Some((x, det))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Matrix3, Vector3};
+
+    #[test]
+    fn pivoted_solve_cases() {
+        let m = Matrix3::new(0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0);
+        let (x, det) = solve_pivoted(m, Vector3::new(0.5, 0.25, 1.0)).unwrap();
+        assert_eq!(x, Vector3::new(0.25, 0.5, 0.5));
+        assert_eq!(det, 2.0);
+        // Singular.
+        assert!(solve_pivoted(Matrix3::<f64>::zeros(), Vector3::x()).is_none());
+        // A coordinate beyond [−2, 2].
+        assert!(solve_pivoted(Matrix3::<f64>::identity(), Vector3::new(3.0, 0.0, 0.0)).is_none());
+    }
+}
