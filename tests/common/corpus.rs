@@ -9,7 +9,7 @@ use convex_proximity::{
     shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
 };
 use nalgebra::{
-    AbstractRotation, Complex, Isometry, Point, Quaternion, Rotation3, SMatrix, SVector,
+    AbstractRotation, Complex, Isometry, Point, Quaternion, Rotation, Rotation3, SMatrix, SVector,
     Translation, UnitComplex, UnitQuaternion,
 };
 use serde::Deserialize;
@@ -300,6 +300,32 @@ pub struct Placed<const D: usize> {
     pub translation: SVector<f64, D>,
 }
 
+/// The determinant of `m` by Gaussian elimination with partial pivoting (any `D`).
+#[must_use]
+pub fn determinant<const D: usize>(m: &SMatrix<f64, D, D>) -> f64 {
+    let (mut a, mut det) = (*m, 1.0);
+    for k in 0..D {
+        let p = (k..D)
+            .max_by(|&i, &j| a[(i, k)].abs().total_cmp(&a[(j, k)].abs()))
+            .unwrap_or(k);
+        if p != k {
+            a.swap_rows(k, p);
+            det = -det;
+        }
+        det *= a[(k, k)];
+        if a[(k, k)] == 0.0 {
+            return 0.0;
+        }
+        for i in k + 1..D {
+            let f = a[(i, k)] / a[(k, k)];
+            for j in k..D {
+                a[(i, j)] -= f * a[(k, j)];
+            }
+        }
+    }
+    det
+}
+
 /// `x` as a vector of dimension `D`.
 fn vector<const D: usize>(x: &[f64]) -> Result<SVector<f64, D>, String> {
     if x.len() == D {
@@ -356,9 +382,15 @@ impl<const D: usize> Placed<D> {
                     .iter()
                     .map(|r| vector::<D>(r))
                     .collect::<Result<Vec<_>, _>>()?;
+                let mut m = SMatrix::<f64, D, D>::from_fn(|i, j| rows[i][j]);
+                // A box is symmetric under s ↦ −s per axis: a reflection (det −1) describes
+                // the same box as the rotation with its first column negated.
+                if determinant(&m) < 0.0 {
+                    m.set_column(0, &-m.column(0));
+                }
                 Self {
                     local: Local::Cuboid(vector(half_extents)?),
-                    rotation: SMatrix::from_fn(|i, j| rows[i][j]),
+                    rotation: m,
                     translation: vector(translation)?,
                 }
             }
@@ -418,6 +450,13 @@ impl<T: Real> FromMatrix<T, 3> for UnitQuaternion<T> {
     }
 }
 
+impl<T: Real, const D: usize> FromMatrix<T, D> for Rotation<T, D> {
+    /// The matrix itself, cast.
+    fn from_matrix(m: &SMatrix<f64, D, D>) -> Self {
+        Rotation::from_matrix_unchecked(m.map(lit::<T>))
+    }
+}
+
 /// The largest entry of `R(from_matrix(m)) − m` in f64: how exactly the rotation type
 /// represents the corpus's matrix.
 #[must_use]
@@ -435,8 +474,10 @@ pub fn rotation_error<const D: usize, R: FromMatrix<f64, D>>(m: &SMatrix<f64, D,
     worst
 }
 
-/// Our shape of a corpus case.
+/// Our shape of a corpus case (built once per case: the size of the polytope variant does
+/// not matter).
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Shape<T: Real, const D: usize> {
     Polytope(Polytope<T, D>),
     Ball(Ball<T>),
@@ -496,15 +537,21 @@ pub fn dispatch<T: Real, const D: usize, Q: PairQuery<T, D>>(
 // ---------------------------------------------------------------------------------------
 
 thread_local! {
-    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// Whether this thread runs inside [`guarded`], and the last panic message it caught.
+    static GUARD: std::cell::RefCell<(bool, Option<String>)> = const { std::cell::RefCell::new((false, None)) };
 }
 
 /// Runs `f`, turning a panic into `Err(message at location)`. The first call installs a
-/// panic hook that records the message instead of printing it.
+/// panic hook that records the message of a panic inside `guarded` instead of printing it
+/// (other panics still go to the previous hook).
 pub fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, String> {
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !GUARD.with(|g| g.borrow().0) {
+                return previous(info);
+            }
             let msg = info
                 .payload()
                 .downcast_ref::<&str>()
@@ -515,12 +562,15 @@ pub fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, String> {
                 .location()
                 .map(|l| format!(" at {}:{}", l.file(), l.line()))
                 .unwrap_or_default();
-            LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{at}")));
+            GUARD.with(|g| g.borrow_mut().1 = Some(format!("{msg}{at}")));
         }));
     });
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
-        LAST_PANIC
-            .with(|p| p.borrow_mut().take())
+    let outer = GUARD.with(|g| std::mem::replace(&mut g.borrow_mut().0, true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    GUARD.with(|g| g.borrow_mut().0 = outer);
+    r.map_err(|_| {
+        GUARD
+            .with(|g| g.borrow_mut().1.take())
             .unwrap_or_else(|| "panic".to_string())
     })
 }
