@@ -8,11 +8,14 @@
 mod common;
 #[path = "common/corpus.rs"]
 mod corpus;
+#[path = "common/runner.rs"]
+mod runner;
 
 use common::{Rng, rotation, support_value};
 use convex_proximity::{Real, shape::SupportMap};
-use corpus::{Case, FromMatrix, PairQuery, Scalar, dispatch, guarded};
+use corpus::{Case, FromMatrix, PairQuery, Scalar, dispatch};
 use nalgebra::{Rotation, SMatrix, SVector, UnitComplex, UnitQuaternion};
+use runner::{Args, guarded, median};
 use serde_json::json;
 
 /// Runs `$body::<T, R, D>()` for every scalar, with the runners' rotation types (and the
@@ -243,6 +246,46 @@ fn guarded_turns_a_panic_into_its_message() {
         e.starts_with("boom 42 at ") && e.contains("corpus_format.rs"),
         "{e}"
     );
+}
+
+#[test]
+fn command_line_and_median() {
+    let spec = [("corpus", true), ("batches", true), ("verbose", false)];
+    let args = |v: &[&str]| Args::parse_from(&spec, v.iter().map(|s| s.to_string()));
+    let a = args(&[
+        "--corpus",
+        "/data",
+        "--verbose",
+        "--batches",
+        "9",
+        "--corpus",
+        "/other",
+    ])
+    .unwrap();
+    assert_eq!(a.value("corpus"), Some("/other"));
+    assert!(a.flag("verbose") && a.flag("batches") && !args(&[]).unwrap().flag("verbose"));
+    assert_eq!(a.number("batches", 7usize), Ok(9));
+    assert_eq!(args(&[]).unwrap().number("batches", 7usize), Ok(7));
+    assert!(
+        args(&["--batches", "x"])
+            .unwrap()
+            .number("batches", 7usize)
+            .is_err()
+    );
+    assert!(
+        args(&["--nope"])
+            .unwrap_err()
+            .contains("unknown option `--nope`")
+    );
+    assert!(args(&["--corpus"]).unwrap_err().contains("needs a value"));
+    assert!(
+        args(&["stray"])
+            .unwrap_err()
+            .contains("unexpected argument")
+    );
+    assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+    assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    assert!(median(&mut []).is_nan());
 }
 
 /// Which concrete types a pair query sees.

@@ -18,11 +18,14 @@
 mod corpus;
 mod metrics;
 mod report;
+#[path = "../../tests/common/runner.rs"]
+mod runner;
 mod watchdog;
 
 use convex_proximity::{Real, epa::ContactDim};
-use corpus::{Args, Case, FromMatrix, Scalar};
+use corpus::{Case, FromMatrix, Scalar};
 use nalgebra::{Const, UnitComplex, UnitQuaternion};
+use runner::Args;
 use std::{path::Path, time::Duration, time::Instant};
 use watchdog::Watchdog;
 

@@ -1,7 +1,8 @@
 //! One case in one scalar: the three queries under a panic guard and the watchdog, and
 //! every metric of the corpus README that their answers fail.
 
-use crate::corpus::{Case, FromMatrix, Scalar, guarded};
+use crate::corpus::{Case, FromMatrix, Scalar};
+use crate::runner::guarded;
 use crate::watchdog::Watchdog;
 use convex_proximity::{
     Distance, QueryError, Real, Tolerances, epa::ContactDim, query, query::Contact,

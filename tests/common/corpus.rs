@@ -1,7 +1,8 @@
 //! The development corpus (docs/corpus.md): reading its JSON lines, the evaluation's
 //! thresholds per scalar, and the shapes and poses of a case for any scalar `T` and
 //! dimension `D`. Shared by the correctness runner (`examples/corpus`), the speed runner
-//! (`peers/examples/corpus_speed`) and the format test (`tests/corpus_format.rs`).
+//! (`peers/examples/corpus_speed`) and the format test (`tests/corpus_format.rs`), which
+//! include it with `#[path]`; `runner.rs` beside it holds the rest they share.
 #![allow(dead_code)]
 
 use convex_proximity::{
@@ -529,125 +530,5 @@ pub fn dispatch<T: Real, const D: usize, Q: PairQuery<T, D>>(
         Shape::Ball(a) => with_b!(a),
         Shape::Capsule(a) => with_b!(a),
         Shape::Cuboid(a) => with_b!(a),
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Running code that may panic, and the runners' command lines
-// ---------------------------------------------------------------------------------------
-
-thread_local! {
-    /// Whether this thread runs inside [`guarded`], and the last panic message it caught.
-    static GUARD: std::cell::RefCell<(bool, Option<String>)> = const { std::cell::RefCell::new((false, None)) };
-}
-
-/// Runs `f`, turning a panic into `Err(message at location)`. The first call installs a
-/// panic hook that records the message of a panic inside `guarded` instead of printing it
-/// (other panics still go to the previous hook).
-pub fn guarded<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !GUARD.with(|g| g.borrow().0) {
-                return previous(info);
-            }
-            let msg = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(no message)".to_string());
-            let at = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            GUARD.with(|g| g.borrow_mut().1 = Some(format!("{msg}{at}")));
-        }));
-    });
-    let outer = GUARD.with(|g| std::mem::replace(&mut g.borrow_mut().0, true));
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    GUARD.with(|g| g.borrow_mut().0 = outer);
-    r.map_err(|_| {
-        GUARD
-            .with(|g| g.borrow_mut().1.take())
-            .unwrap_or_else(|| "panic".to_string())
-    })
-}
-
-/// Command-line options `--name value` and flags `--name`; `spec` lists every accepted
-/// name and whether it takes a value.
-pub struct Args {
-    given: Vec<(String, Option<String>)>,
-}
-
-impl Args {
-    /// Parses `std::env::args()`.
-    ///
-    /// # Errors
-    /// An unknown option or a missing value.
-    pub fn parse(spec: &[(&str, bool)]) -> Result<Self, String> {
-        let mut given = Vec::new();
-        let mut it = std::env::args().skip(1);
-        while let Some(arg) = it.next() {
-            let name = arg
-                .strip_prefix("--")
-                .ok_or_else(|| format!("unexpected argument `{arg}`"))?;
-            let &(_, takes) = spec
-                .iter()
-                .find(|(n, _)| *n == name)
-                .ok_or_else(|| format!("unknown option `--{name}`"))?;
-            let value = if takes {
-                Some(
-                    it.next()
-                        .ok_or_else(|| format!("`--{name}` needs a value"))?,
-                )
-            } else {
-                None
-            };
-            given.push((name.to_string(), value));
-        }
-        Ok(Self { given })
-    }
-
-    /// The value of `--name`, if given (the last one).
-    #[must_use]
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.given
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
-    }
-
-    /// Whether the flag `--name` was given.
-    #[must_use]
-    pub fn flag(&self, name: &str) -> bool {
-        self.given.iter().any(|(n, _)| n == name)
-    }
-
-    /// `--name` parsed as `N`, or `default`.
-    ///
-    /// # Errors
-    /// A value that does not parse.
-    pub fn number<N: std::str::FromStr>(&self, name: &str, default: N) -> Result<N, String> {
-        self.value(name).map_or(Ok(default), |v| {
-            v.parse()
-                .map_err(|_| format!("`--{name} {v}`: not a number"))
-        })
-    }
-}
-
-/// The median of `xs` (sorted in place); NaN for none.
-pub fn median(xs: &mut [f64]) -> f64 {
-    if xs.is_empty() {
-        return f64::NAN;
-    }
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        0.5 * (xs[n / 2 - 1] + xs[n / 2])
     }
 }

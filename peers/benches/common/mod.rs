@@ -1,4 +1,5 @@
-//! Shared by the side-by-side benches: the seeded input generator.
+//! Shared by the side-by-side benches (and the corpus speed runner): the seeded input
+//! generator, the f64 poses, and their conversions to our types and to parry's.
 #![allow(dead_code)]
 
 use convex_proximity::{Tolerances, query, shape::SupportMap};

@@ -164,7 +164,8 @@ macro_rules! backend {
     ($m:ident, $parry:ident, $T:ty, $scalar:expr, $D:tt, $hull:ident, $label:literal) => {
         pub mod $m {
             use crate::backend::{Answers, Lib, Plan, Query, Report, Tally, Timing, flat};
-            use crate::corpus::{Case, Local, PairQuery, Placed, Shape, dispatch, guarded};
+            use crate::corpus::{Case, Local, PairQuery, Placed, Shape, dispatch};
+            use crate::runner::guarded;
             use crate::{PoseOf, measure};
             use convex_proximity::{Tolerances, query, shape::SupportMap};
             use std::hint::black_box;

@@ -24,11 +24,14 @@ mod backend;
 mod common;
 #[path = "../../../tests/common/corpus.rs"]
 mod corpus;
+#[path = "../../../tests/common/runner.rs"]
+mod runner;
 
 use backend::{Lib, Plan, Query, Report};
 use common::{Pose2F, Pose3F};
-use corpus::{Args, Case, FromMatrix, Placed, median};
+use corpus::{Case, FromMatrix, Placed};
 use nalgebra::UnitQuaternion;
+use runner::{Args, median};
 use std::{path::Path, time::Instant};
 
 /// Calls per timed batch.
