@@ -1,4 +1,5 @@
-//! Shared by the side-by-side benches: the seeded input generator.
+//! Shared by the side-by-side benches (and the corpus speed runner): the seeded input
+//! generator, the f64 poses, and their conversions to our types and to parry's.
 #![allow(dead_code)]
 
 use convex_proximity::{Tolerances, query, shape::SupportMap};
@@ -79,3 +80,60 @@ pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
             .distance
     }
 }
+
+/// Conversions of the f64 inputs ([`Pose3F`], [`Pose2F`], coordinate slices) to our types
+/// and to one parry crate's, in scalar `T`: `iso` (our `Isometry`), `pose` (parry's
+/// `Pose`), `vector` (parry's `Vector`), `svector` (our `SVector`). Expand it where `T`, `D`
+/// and that crate's `Pose`, `Rotation` and `Vector` are in scope.
+#[allow(unused_macros)]
+macro_rules! pose_conversions {
+    (3) => {
+        type Iso = nalgebra::Isometry3<T>;
+        type PoseF = crate::common::Pose3F;
+        fn iso(p: &PoseF) -> Iso {
+            nalgebra::Isometry3::from_parts(
+                nalgebra::Translation3::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
+                nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
+                    p.q[0] as T,
+                    p.q[1] as T,
+                    p.q[2] as T,
+                    p.q[3] as T,
+                )),
+            )
+        }
+        fn pose(p: &PoseF) -> Pose {
+            Pose::from_parts(
+                Vector::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
+                Rotation::from_xyzw(p.q[1] as T, p.q[2] as T, p.q[3] as T, p.q[0] as T).normalize(),
+            )
+        }
+        $crate::common::pose_conversions!(any);
+    };
+    (2) => {
+        type Iso = nalgebra::Isometry2<T>;
+        type PoseF = crate::common::Pose2F;
+        fn iso(p: &PoseF) -> Iso {
+            nalgebra::Isometry2::new(
+                nalgebra::Vector2::new(p.t[0] as T, p.t[1] as T),
+                p.angle as T,
+            )
+        }
+        fn pose(p: &PoseF) -> Pose {
+            Pose::new(Vector::new(p.t[0] as T, p.t[1] as T), p.angle as T)
+        }
+        $crate::common::pose_conversions!(any);
+    };
+    (any) => {
+        #[allow(dead_code)]
+        fn vector(x: &[f64]) -> Vector {
+            let v: Vec<T> = x.iter().map(|&c| c as T).collect();
+            Vector::from_slice(&v)
+        }
+        #[allow(dead_code)]
+        fn svector(x: &[f64]) -> nalgebra::SVector<T, D> {
+            nalgebra::SVector::from_fn(|i, _| x[i] as T)
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use pose_conversions;
