@@ -124,12 +124,26 @@ where
     Ok(out)
 }
 
-/// Maps a distance computed in A's frame to the world frame.
+/// The rounding of composing the two poses into B's pose in A's frame: the bounds of a
+/// result computed there are widened by it (`gjk_touching` of the translations).
+fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+    pose_a: &Isometry<T, R, D>,
+    pose_b: &Isometry<T, R, D>,
+    tol: &Tolerances<T>,
+) -> T {
+    tol.gjk_touching * (pose_a.translation.vector.amax() + pose_b.translation.vector.amax())
+}
+
+/// Maps a distance computed in A's frame to the world frame, its bounds widened by the
+/// poses' rounding `band`.
 fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     d: Distance<T, D>,
+    band: T,
 ) -> Distance<T, D> {
     Distance {
+        lower_bound: (d.lower_bound - band).max(T::zero()),
+        upper_bound: d.upper_bound + band,
         point_a: pose_a.transform_point(&d.point_a),
         point_b: pose_a.transform_point(&d.point_b),
         normal: d
@@ -185,7 +199,7 @@ where
     let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
         gjk::distance(a, b, tol, s)
     })?;
-    Ok(to_world(pose_a, d))
+    Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
 }
 
 /// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
@@ -211,7 +225,7 @@ where
     let d = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
         gjk::distance(a, b, tol, s)
     })?;
-    Ok(to_world(pose_a, d))
+    Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
 }
 
 /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
@@ -358,7 +372,10 @@ where
     tol.validate()?;
     let rel = relative(pose_a, pose_b)?;
     let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
+    let band = pose_band(pose_a, pose_b, tol);
     Ok(Contact {
+        lower_bound: c.lower_bound - band,
+        upper_bound: c.upper_bound + band,
         point_a: pose_a.transform_point(&c.point_a),
         point_b: pose_a.transform_point(&c.point_b),
         normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&c.normal)),
@@ -387,34 +404,35 @@ where
     // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
     // or GJK could not prove either) EPA decides.
     if core.proves_apart(T::zero())
-        && let Some(n) = normalize(&-core.v)
+        && let Some(n) = normalize(&-core.dir)
     {
         return Ok(Contact {
             separation: core.upper - margin,
             normal: n,
             point_a: core.a + n.into_inner() * ra,
             point_b: core.b - n.into_inner() * rb,
-            lower_bound: core.lower.min(core.upper) - margin,
-            upper_bound: core.upper - margin,
+            lower_bound: core.lower.min(core.upper) - margin - core.band,
+            upper_bound: core.upper - margin + core.band,
             iterations: core.iterations,
             termination: core.termination,
         });
     }
-    // Cores meet: EPA's depth, plus the radii. A touching answer (the origin on the
-    // boundary of A − B, depth 0) proves nothing above 0: GJK's ‖v‖ bounds it.
+    // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
+    // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
+    // the separation above as well; both widened by the rounding band.
     let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
     let n = p.normal.into_inner();
-    let upper_bound = if p.termination == Termination::Touching {
-        core.upper - margin
-    } else {
-        -(p.lower_bound + margin)
-    };
+    let mut upper_bound = -(p.lower_bound + margin);
+    if core.termination != Termination::Contained {
+        upper_bound = upper_bound.max(core.upper - margin);
+    }
+    upper_bound += core.band;
     Ok(Contact {
         separation: -(p.depth + margin),
         normal: p.normal,
         point_a: p.point_a + n * ra,
         point_b: p.point_b - n * rb,
-        lower_bound: -(p.upper_bound + margin),
+        lower_bound: -(p.upper_bound + margin) - core.band,
         upper_bound,
         iterations: core.iterations + p.iterations,
         termination: p.termination,

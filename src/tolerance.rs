@@ -33,8 +33,8 @@ pub struct Tolerances<T> {
     /// (docs/tolerances.md). Larger values make pairs closer than the band "touching".
     /// Range `[0, 1)`.
     pub gjk_touching: T,
-    /// The absolute resolution added to the band (a length). Default 0 for floats; 64 ulps
-    /// for fixed-point (FixedI40F24: 3.8e-6), whose products round to an absolute ulp.
+    /// The absolute resolution added to the band (a length). Default 0 for floats; 16 ulps
+    /// for fixed-point (FixedI40F24: 9.5e-7), whose products round to an absolute ulp.
     /// Range `[0, ∞)`.
     pub gjk_resolution: T,
     /// Which closest-point subalgorithm GJK uses (docs/gjk.md §2). Default
@@ -77,7 +77,7 @@ impl<T: Real> Default for Tolerances<T> {
             gjk_rel: eps128,
             gjk_touching: eps * lit(8.0),
             gjk_resolution: if crate::real::is_fixed::<T>() {
-                eps * lit(64.0)
+                eps * lit(16.0)
             } else {
                 T::zero()
             },

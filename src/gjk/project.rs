@@ -174,6 +174,7 @@ where
     }
     Some(Closest {
         v,
+        dir: v,
         a: Point::from(a),
         b: Point::from(b),
         scale,

@@ -41,6 +41,9 @@ where
 pub(crate) struct Outcome<T: Real, const D: usize> {
     /// The closest point of the cores' `A − B` found, with its witnesses.
     pub(crate) v: SVector<T, D>,
+    /// A vector along `v`, as accurate in direction as the solver could make it
+    /// ([`Closest::dir`]): the search direction and the normal.
+    pub(crate) dir: SVector<T, D>,
     pub(crate) a: Point<T, D>,
     pub(crate) b: Point<T, D>,
     /// `‖v‖`, the upper bound of the core distance.
@@ -60,6 +63,8 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
 /// Where a run starts: a point of `A − B` and whether it already settles the run.
 struct Start<T: Real, const D: usize> {
     point: SupportPoint<T, D>,
+    /// A vector along `point.w` ([`Closest::dir`]).
+    dir: SVector<T, D>,
     /// The point is a warm simplex's closest point (so `‖v‖` must decrease from it).
     from_simplex: bool,
     /// The warm simplex contains the origin.
@@ -131,6 +136,7 @@ where
                         a: c.a,
                         b: c.b,
                     },
+                    dir: c.dir,
                     from_simplex: true,
                     contained: c.full,
                     centres,
@@ -151,6 +157,7 @@ where
         }
         Ok(Start {
             point: p,
+            dir: p.w,
             from_simplex: false,
             contained: false,
             centres,
@@ -178,6 +185,7 @@ where
         let coords = p.a.coords.amax().max(p.b.coords.amax()).max(start.centres);
         let mut out = Outcome {
             v: p.w,
+            dir: start.dir,
             a: p.a,
             b: p.b,
             upper: norm(&p.w),
@@ -197,16 +205,12 @@ where
         };
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
-            let v = out.v;
+            let v = out.dir;
             let sp = SupportPoint::new(self.a.core_support(&-v), self.b.core_support(&v));
             check_range(&sp, limit)?;
             out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
             out.band = r.band(out.coords);
-            // Separating-plane lower bound: A − B lies in {x : v·x ≥ v·w}.
-            let vw = v.dot(&sp.w);
-            if vw > T::zero() {
-                out.lower = out.lower.max(vw / out.upper);
-            }
+            out.lower = out.lower.max(plane_bound(&v, out.upper, &sp.w));
             if let Some(margin) = intersect
                 && out.proves_apart(margin)
             {
@@ -268,9 +272,25 @@ where
     }
 }
 
+/// The separating-plane lower bound `v·w / ‖v‖` (van den Bergen 1999 §4.1: `A − B` lies in
+/// `{x : v·x ≥ v·w}`), 0 when negative. Fixed-point takes `v̂·w` with `v̂ = v/‖v‖` scaled
+/// first ([`normalize`]): `v·w` of a short `v` is a few ulps (a 3.3e-4 gap read as 0).
+#[inline]
+fn plane_bound<T: Real, const D: usize>(v: &SVector<T, D>, norm_v: T, w: &SVector<T, D>) -> T {
+    if crate::real::is_fixed::<T>() {
+        return normalize(v).map_or(T::zero(), |u| u.dot(w).max(T::zero()));
+    }
+    let vw = v.dot(w);
+    if vw > T::zero() {
+        vw / norm_v
+    } else {
+        T::zero()
+    }
+}
+
 /// The run's estimate becomes the simplex's closest point `c` (of norm `nc`).
 fn set<T: Real, const D: usize>(out: &mut Outcome<T, D>, c: &Closest<T, D>, nc: T) {
-    (out.v, out.a, out.b, out.upper) = (c.v, c.a, c.b, nc);
+    (out.v, out.dir, out.a, out.b, out.upper) = (c.v, c.dir, c.a, c.b, nc);
 }
 
 /// A support point must be finite and within `limit` (fixed-point; see
@@ -309,7 +329,9 @@ pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
 
 impl<T: Real, const D: usize> Outcome<T, D> {
     /// The distance between the rounded shapes: the cores' minus the radii
-    /// (`margin = r_a + r_b`), witness points pushed out by the radii.
+    /// (`margin = r_a + r_b`), witness points pushed out by the radii. The bounds are the
+    /// run's widened by its rounding band: proven for the exact shapes, not only for the
+    /// computed support points.
     pub(super) fn rounded(mut self, radius_a: T, margin: T) -> Distance<T, D> {
         // Rounding can put the plane bound an ulp above ‖v‖; the true value lies between.
         self.lower = self.lower.min(self.upper);
@@ -317,15 +339,15 @@ impl<T: Real, const D: usize> Outcome<T, D> {
             self.termination,
             Termination::Contained | Termination::Touching
         ) || self.upper <= margin + self.band;
-        let normal = if overlap { None } else { normalize(&-self.v) };
+        let normal = if overlap { None } else { normalize(&-self.dir) };
         match normal {
             Some(n) => Distance {
                 distance: self.upper - margin,
                 point_a: self.a + n.into_inner() * radius_a,
                 point_b: self.b - n.into_inner() * (margin - radius_a),
                 normal: Some(n),
-                lower_bound: (self.lower - margin).max(T::zero()),
-                upper_bound: self.upper - margin,
+                lower_bound: (self.lower - margin - self.band).max(T::zero()),
+                upper_bound: self.upper - margin + self.band,
                 iterations: self.iterations,
                 termination: self.termination,
             },
@@ -344,7 +366,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
                     point_b: q,
                     normal: None,
                     lower_bound: T::zero(),
-                    upper_bound: (self.upper - margin).max(T::zero()),
+                    upper_bound: (self.upper - margin).max(T::zero()) + self.band,
                     iterations: self.iterations,
                     termination: self.termination,
                 }
@@ -364,7 +386,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         let axis = if intersects {
             None
         } else {
-            normalize(&-self.v)
+            normalize(&-self.dir)
         };
         Intersection {
             intersects,

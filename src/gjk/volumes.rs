@@ -22,6 +22,9 @@ pub(crate) struct Candidate<T: Real, const D: usize> {
     pub lambda: [T; 4],
     pub v: SVector<T, D>,
     pub vv: T,
+    /// A vector along `v` computed without `v`'s rounding where the case gives one (a face
+    /// or line normal): fixed-point rounds a short `v` to a few ulps per component.
+    pub dir: SVector<T, D>,
 }
 
 impl<T: Real, const D: usize> Candidate<T, D> {
@@ -33,6 +36,7 @@ impl<T: Real, const D: usize> Candidate<T, D> {
             lambda,
             v: y[i],
             vv: y[i].norm_squared(),
+            dir: y[i],
         }
     }
 
@@ -102,12 +106,24 @@ fn segment<T: Real, const D: usize>(y: &[SVector<T, D>], i: usize, j: usize) -> 
     let mut lambda = [T::zero(); 4];
     lambda[i] = T::one() - lj;
     lambda[j] = lj;
-    let v = y[i] + t * lj;
+    let (v, dir) = if D == 2 {
+        // The line's normal `n ⟂ t` carries no cancellation: `v = n (n·yᵢ)/(n·n)` keeps
+        // its direction to ε where `yᵢ + λⱼ t` is off by `ε‖yᵢ‖` (a lower bound of 0 for
+        // a 1e-8 gap between 1.25-long edges).
+        let mut n = SVector::<T, D>::zeros();
+        (n[0], n[1]) = (-t[1], t[0]);
+        let ny = n.dot(&y[i]);
+        (n * (ny / tt), if ny < T::zero() { -n } else { n })
+    } else {
+        let v = y[i] + t * lj;
+        (v, v)
+    };
     Candidate {
         set: (1 << i) | (1 << j),
         lambda,
         v,
         vv: v.norm_squared(),
+        dir,
     }
 }
 
@@ -165,6 +181,7 @@ fn triangle_2d<T: Real, const D: usize>(
             lambda,
             v: SVector::zeros(),
             vv: T::zero(),
+            dir: SVector::zeros(),
         };
     }
     edges(y, [i, j, k], c, mu)
@@ -196,7 +213,8 @@ fn triangle<T: Real, const D: usize>(
     }
     // n / |n|∞: components in [−1, 1], so n·n ∈ [1, 3] in every scalar.
     let u = n / big;
-    let p0 = u * (y[i].dot(&u) / u.norm_squared());
+    let yu = y[i].dot(&u);
+    let p0 = u * (yu / u.norm_squared());
     let (p, q) = ((axis + 1) % 3, (axis + 2) % 3);
     let (a, b, c) = (y[i] - p0, y[j] - p0, y[k] - p0);
     let areas = [
@@ -216,6 +234,7 @@ fn triangle<T: Real, const D: usize>(
             lambda,
             v: p0,
             vv: p0.norm_squared(),
+            dir: if yu < T::zero() { -u } else { u },
         };
     }
     edges(y, s, areas, mu)
@@ -256,6 +275,7 @@ fn tetrahedron<T: Real, const D: usize>(
             lambda,
             v: SVector::zeros(),
             vv: T::zero(),
+            dir: SVector::zeros(),
         };
     }
     let mut best: Option<Candidate<T, D>> = None;
@@ -284,6 +304,7 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
     }
     Closest {
         v: cand.v,
+        dir: cand.dir,
         a: a.into(),
         b: b.into(),
         scale,
