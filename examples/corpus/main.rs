@@ -16,10 +16,12 @@
 
 #[path = "../../tests/common/corpus.rs"]
 mod corpus;
+#[path = "../../tests/common/corpus_metrics.rs"]
 mod metrics;
 mod report;
 #[path = "../../tests/common/runner.rs"]
 mod runner;
+#[path = "../../tests/common/watchdog.rs"]
 mod watchdog;
 
 use convex_proximity::{Real, epa::ContactDim};

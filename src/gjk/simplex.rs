@@ -407,7 +407,7 @@ where
 /// where the degree-3 signed volumes would otherwise over- or underflow (floats outside
 /// `[2⁻³⁰, 2³⁰]`) or lose digits (fixed-point below 1/2); 1 when `m` is fine as it is
 /// (or 0).
-fn pow2_scale<T: Real>(m: T) -> T {
+pub(super) fn pow2_scale<T: Real>(m: T) -> T {
     let fixed = crate::real::is_fixed::<T>();
     let (lo, hi) = if fixed {
         (crate::real::lit::<T>(0.5), T::max_value().unwrap_or(m))

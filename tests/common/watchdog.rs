@@ -1,5 +1,6 @@
 //! The watchdog: a thread that ends the process, naming the case, when one query has not
 //! answered within the time limit (a hang cannot be caught like a panic).
+#![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -1,5 +1,7 @@
 //! One case in one scalar: the three queries under a panic guard and the watchdog, and
-//! every metric of the corpus README that their answers fail.
+//! every metric of the corpus README that their answers fail. Shared by the correctness
+//! runner (`examples/corpus`) and the vendored hard cases (`tests/hard_cases.rs`).
+#![allow(dead_code)]
 
 use crate::corpus::{Case, FromMatrix, Scalar};
 use crate::runner::guarded;
