@@ -3,7 +3,7 @@
 
 mod climb;
 
-use super::hull::{self, HullMesh, Tol};
+use super::hull::{self, Degenerate, HullMesh, Tol};
 use super::{SupportMap, check_finite};
 use crate::real::{is_fixed, lit};
 use crate::{Real, ShapeError};
@@ -134,7 +134,9 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     ///
     /// # Errors
     /// [`ShapeError::Empty`] for no points, [`ShapeError::NonFinite`] (with the index of the
-    /// first bad point) for a NaN or infinite coordinate.
+    /// first bad point) for a NaN or infinite coordinate, [`ShapeError::HullFailed`] if the
+    /// 3D hull failed its consistency checks at every tolerance tried (never observed; see
+    /// `src/shape/hull/mod.rs`). Flat clouds are not errors: they get no faces.
     pub fn try_new(points: Vec<Point<T, D>>) -> Result<Self, ShapeError> {
         if points.is_empty() {
             return Err(ShapeError::Empty);
@@ -142,25 +144,36 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         for (i, p) in points.iter().enumerate() {
             check_finite(&p.coords, i)?;
         }
-        // The vertex mean, computed relative to the first point so that far-away clouds
-        // keep their digits (and fixed-point sums stay in range).
-        let origin = points[0];
-        let mut sum = SVector::<T, D>::zeros();
-        for p in &points {
-            sum += p - origin;
+        if D > 3 {
+            // No hull: GJK only, on the points as given.
+            return Ok(Self {
+                center: mean_far(&points),
+                points,
+                vertices: Vec::new(),
+                faces: Vec::new(),
+                climb: None,
+                face_climb: None,
+            });
         }
-        let n: T = lit(points.len() as f64);
-        let center = origin + sum / n;
+        let mut pts = Vec::with_capacity(points.len());
+        for (i, p) in points.iter().enumerate() {
+            pts.push(to_f64(p).ok_or(ShapeError::NonFinite { index: i })?);
+        }
+        let cloud = hull::Cloud::new(pts, D);
         let mut out = Self {
+            center: mean(&points, &cloud.mean()),
             points,
-            center,
             vertices: Vec::new(),
             faces: Vec::new(),
             climb: None,
             face_climb: None,
         };
-        if let Some((mesh, tol)) = hull_of(&out.points) {
-            out.install(mesh, &tol);
+        if D >= 2 {
+            match hull_of::<T>(&cloud, D) {
+                Ok((mesh, tol)) => out.install(mesh, &tol),
+                Err(Degenerate::Failed) => return Err(ShapeError::HullFailed),
+                Err(_) => {} // flat: no faces, brute-force support (exact)
+            }
         }
         Ok(out)
     }
@@ -298,7 +311,10 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             // hull span every direction) keeps the scan.
             let normals: Vec<Point<T, D>> =
                 self.faces.iter().map(|f| Point::from(*f.normal)).collect();
-            if let Some((m, t)) = hull_of(&normals) {
+            // Unit vectors: always convertible; a failure keeps the scan (exact, slower).
+            let pts: Option<Vec<[f64; 3]>> = normals.iter().map(to_f64).collect();
+            let hull = pts.map(|pts| hull_of::<T>(&hull::Cloud::new(pts, D), D));
+            if let Some(Ok((m, t))) = hull {
                 self.face_climb = Some(FaceClimb {
                     climb: Climb::new(&normals, m.nodes, m.offsets, m.nbrs, &t).with_seeds(),
                     normals,
@@ -308,55 +324,85 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     }
 }
 
-/// The hull of `points` in f64 (D = 2 or 3), with the tolerances documented at
-/// [`Polytope::faces`].
-fn hull_of<T: Real, const D: usize>(points: &[Point<T, D>]) -> Option<(HullMesh, Tol)> {
-    if D != 2 && D != 3 {
-        return None;
+/// The hull of `cloud` (D = 2 or 3), with the tolerances documented at
+/// [`Polytope::faces`] (returned in the input's units).
+fn hull_of<T: Real>(cloud: &hull::Cloud, d: usize) -> Result<(HullMesh, Tol), Degenerate> {
+    let tol = tolerances::<T>(d, cloud.size, cloud.abs, cloud.unit);
+    cloud.hull(d, &tol)
+}
+
+/// The point in f64 (`z = 0` in 2D), or `None` if a coordinate has no finite f64 value.
+fn to_f64<T: Real, const D: usize>(p: &Point<T, D>) -> Option<[f64; 3]> {
+    let mut q = [0.0f64; 3];
+    for k in 0..D.min(3) {
+        q[k] = nalgebra::try_convert::<T, f64>(p[k]).filter(|x| x.is_finite())?;
     }
-    let mut pts = Vec::with_capacity(points.len());
+    Some(q)
+}
+
+/// `x` in f64 (finite coordinates, which `try_new` checked, always have one).
+fn f64_of<T: Real>(x: T) -> f64 {
+    nalgebra::try_convert::<T, f64>(x).unwrap_or(0.0)
+}
+
+/// The centre `m` (the points' mean, computed in f64 by [`hull::Cloud::mean`]) in `T`,
+/// clamped to the points' bounding box (computed by comparisons only). In fixed-point the
+/// mean of points near the range's ends is representable but their differences and sums
+/// are not: `±3e11` in I40F24 (range ±5.5e11) wrapped to a centre at 4.25e11, outside
+/// the hull. Values at or beyond a box side take that side's coordinate itself (an f64
+/// rounding of a coordinate near the range's end converts back past it).
+fn mean<T: Real, const D: usize>(points: &[Point<T, D>], m: &[f64; 3]) -> Point<T, D> {
+    let mut c = points[0];
+    for k in 0..D {
+        let (mut lo, mut hi) = (points[0][k], points[0][k]);
+        for p in points {
+            if p[k] < lo {
+                lo = p[k];
+            }
+            if p[k] > hi {
+                hi = p[k];
+            }
+        }
+        let (lf, hf) = (f64_of(lo), f64_of(hi));
+        c[k] = if m[k] <= lf {
+            lo
+        } else if m[k] >= hf {
+            hi
+        } else {
+            let x: T = lit(m[k]);
+            if x < lo {
+                lo
+            } else if x > hi {
+                hi
+            } else {
+                x
+            }
+        };
+    }
+    c
+}
+
+/// The centre in dimensions above 3 (no hull, GJK only): the mean relative to the first
+/// point, in `T` (floats; fixed-point coordinates stay small in these dimensions).
+fn mean_far<T: Real, const D: usize>(points: &[Point<T, D>]) -> Point<T, D> {
+    let origin = points[0];
+    let mut sum = SVector::<T, D>::zeros();
     for p in points {
-        let mut q = [0.0f64; 3];
-        for k in 0..D {
-            q[k] = nalgebra::try_convert::<T, f64>(p[k])?;
-        }
-        pts.push(q);
+        sum += p - origin;
     }
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for q in &pts {
-        for k in 0..D {
-            lo[k] = lo[k].min(q[k]);
-            hi[k] = hi[k].max(q[k]);
-        }
-    }
-    // Work about the bounding-box centre; scale = box size + absolute magnitude.
-    let mid: [f64; 3] = core::array::from_fn(|k| if k < D { (lo[k] + hi[k]) / 2.0 } else { 0.0 });
-    let size = (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-    let abs = (0..D)
-        .map(|k| lo[k].abs().max(hi[k].abs()))
-        .fold(0.0, f64::max);
-    for q in &mut pts {
-        for k in 0..D {
-            q[k] -= mid[k];
-        }
-    }
-    let tol = tolerances::<T>(D, size, abs);
-    let mesh = if D == 2 {
-        hull::hull2(&pts, &tol)
-    } else {
-        hull::hull3(&pts, &tol)
-    };
-    mesh.ok().map(|m| (m, tol))
+    let n: T = lit(points.len() as f64);
+    origin + sum / n
 }
 
 /// The hull tolerances for scalar `T` in dimension `d`, for a cloud of bounding-box size
-/// `size` whose largest absolute coordinate is `abs` (see [`Polytope::faces`]).
-fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
+/// `size` whose largest absolute coordinate is `abs`, both in units of `unit` input units
+/// (see [`Polytope::faces`]); in those units too.
+fn tolerances<T: Real>(d: usize, size: f64, abs: f64, unit: f64) -> Tol {
     let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(f64::EPSILON);
     let s = size + abs;
     // Input resolution (relative for floats, absolute for fixed-point) plus the f64
     // arithmetic of the hull computation.
-    let res = if is_fixed::<T>() { eps } else { eps * s } + f64::EPSILON * s;
+    let res = if is_fixed::<T>() { eps / unit } else { eps * s } + f64::EPSILON * s;
     let plane = PLANE_ULPS * res;
     let d = d as f64;
     // Support values per unit `|d|∞`: the hull may be off by `plane` (√d·plane per unit
@@ -370,7 +416,7 @@ fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
     let band = 4.0 * d * plane + 2.0 * round;
     // Interior points deeper than `margin` lose every support query by more than the band.
     let margin = if is_fixed::<T>() {
-        2.0 * band + 4.0 * d * eps / FIXED_MIN_DIR
+        2.0 * band + 4.0 * d * eps / FIXED_MIN_DIR / unit
     } else {
         2.0 * band
     };
@@ -378,6 +424,7 @@ fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
         plane,
         margin,
         band,
+        round: PLANE_ULPS * f64::EPSILON * s,
     }
 }
 

@@ -23,9 +23,10 @@
 
 mod hull2;
 mod hull3;
+mod mesh3;
 
-pub(crate) use hull2::hull2;
-pub(crate) use hull3::hull3;
+use hull2::hull2;
+use hull3::hull3;
 
 /// "No face" / "no vertex" in the index arrays.
 const NONE: u32 = u32::MAX;
@@ -43,6 +44,23 @@ pub(crate) struct Tol {
     /// The support-value band per unit `|d|∞` within which the climb explores a plateau
     /// (not used here; carried to the polytope with the other tolerances).
     pub band: f64,
+    /// The rounding of the `f64` plane tests (below `plane` when the input is coarser
+    /// than `f64`): an apex removes every facet it is more than `round` in front of, so
+    /// that the facets it replaces are those it sees, not only those it sees by more than
+    /// the input's resolution (3D).
+    pub round: f64,
+}
+
+impl Tol {
+    /// Every tolerance times `f`.
+    fn scaled(&self, f: f64) -> Self {
+        Self {
+            plane: self.plane * f,
+            margin: self.margin * f,
+            band: self.band * f,
+            round: self.round * f,
+        }
+    }
 }
 
 /// Why no hull was built.
@@ -76,6 +94,128 @@ pub(crate) struct HullMesh {
     /// CSR neighbour lists (node ids).
     pub nbrs: Vec<u32>,
 }
+
+/// The tolerance factors of the construction attempts: a hull whose checks fail is built
+/// again with every tolerance 16 times coarser (more points within a facet's tolerance,
+/// fewer near-degenerate facets), then 256 times; a third failure is an error.
+const RETRIES: [f64; 3] = [1.0, 16.0, 256.0];
+
+/// A point cloud in `f64` (`z = 0` in 2D), moved to its bounding-box centre and scaled
+/// by a power of two to unit size (both exact up to one rounding of the shift), so that
+/// the hull's degree-2 and degree-3 products neither overflow nor underflow for any
+/// finite input.
+#[derive(Clone, Debug)]
+pub(crate) struct Cloud {
+    /// The moved and scaled points.
+    pub pts: Vec<V3>,
+    /// The bounding-box centre (input units).
+    pub mid: V3,
+    /// Input units per cloud unit (a power of two).
+    pub unit: f64,
+    /// The bounding box's largest side (cloud units).
+    pub size: f64,
+    /// The largest absolute input coordinate (cloud units).
+    pub abs: f64,
+}
+
+impl Cloud {
+    /// The cloud of `pts` (finite, not empty) in dimension `d` (2 or 3).
+    pub(crate) fn new(mut pts: Vec<V3>, d: usize) -> Self {
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for q in &pts {
+            for k in 0..d {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        // Halves first: `lo + hi` overflows near f64::MAX.
+        let mid: V3 = core::array::from_fn(|k| {
+            if k < d {
+                lo[k] / 2.0 + hi[k] / 2.0
+            } else {
+                0.0
+            }
+        });
+        let abs = (0..d)
+            .map(|k| lo[k].abs().max(hi[k].abs()))
+            .fold(0.0, f64::max);
+        for q in &mut pts {
+            for k in 0..d {
+                q[k] -= mid[k];
+            }
+        }
+        let half = pts
+            .iter()
+            .flat_map(|q| q.iter())
+            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let unit = pow2_above(half.max(abs * f64::EPSILON));
+        let s = 1.0 / unit;
+        for q in &mut pts {
+            *q = scaled(*q, s);
+        }
+        let size = (0..d).map(|k| (hi[k] - lo[k]) * s).fold(0.0, f64::max);
+        Self {
+            pts,
+            mid,
+            unit,
+            size,
+            abs: abs * s,
+        }
+    }
+
+    /// The mean of the points (input units): the moved points' mean, added to the centre.
+    pub(crate) fn mean(&self) -> V3 {
+        let n = self.pts.len() as f64;
+        let m = self.pts.iter().fold([0.0; 3], |m, q| {
+            [m[0] + q[0] / n, m[1] + q[1] / n, m[2] + q[2] / n]
+        });
+        core::array::from_fn(|k| self.mid[k] + m[k] * self.unit)
+    }
+
+    /// The hull in dimension `d` with the tolerances `tol` (cloud units), retried with
+    /// coarser ones while its checks fail ([`RETRIES`]); the tolerances that built it are
+    /// returned in input units. A cloud that is degenerate at the first tolerance reports
+    /// it; one that only reads as degenerate at a coarser tolerance is a failure (its flat
+    /// handling would hide a hull that should exist).
+    pub(crate) fn hull(&self, d: usize, tol: &Tol) -> Result<(HullMesh, Tol), Degenerate> {
+        for (i, &f) in RETRIES.iter().enumerate() {
+            let t = tol.scaled(f);
+            let got = if d == 2 {
+                hull2(&self.pts, &t)
+            } else {
+                hull3(&self.pts, &t)
+            };
+            match got {
+                Ok(mesh) => return Ok((mesh, t.scaled(self.unit))),
+                Err(Degenerate::Failed) => {}
+                Err(flat) if i == 0 => return Err(flat),
+                Err(_) => return Err(Degenerate::Failed),
+            }
+        }
+        Err(Degenerate::Failed)
+    }
+}
+
+/// The smallest power of two `≥ x` (1 for `x = 0`), exact.
+fn pow2_above(x: f64) -> f64 {
+    if !(x > 0.0) {
+        return 1.0;
+    }
+    let mut u = 1.0f64;
+    while u < x {
+        u *= 2.0;
+    }
+    while u / 2.0 >= x {
+        u /= 2.0;
+    }
+    u
+}
+
+/// The rounding of a plane's distance from a point in the `f64` arithmetic here, per
+/// unit of `|c − a| |x − a| / h + |x − a|` for the plane through `a, b, c` (`h` = the
+/// height of `c` over the line `ab`): the cross product's few ulps of `|b − a| |c − a|`
+/// turn its direction by `ε |c − a| / h`.
+const PLANE_ROUNDING: f64 = 8.0 * f64::EPSILON;
 
 type V3 = [f64; 3];
 
@@ -212,4 +352,5 @@ const TEST_TOL: Tol = Tol {
     plane: 1e-12,
     margin: 1e-11,
     band: 1e-11,
+    round: 1e-12,
 };

@@ -1,0 +1,384 @@
+//! The finished 3D hull: the triangle type, the consistency checks, the support graph
+//! (near-surface points linked to their nearest triangle, found by a walk over the mesh)
+//! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
+
+use super::{
+    Degenerate, HullMesh, LOST, NONE, Tol, V3, cross, csr, dot, len, line_distance, scaled, sub,
+    triangle_distance2,
+};
+
+/// A hull triangle: vertices CCW seen from outside; `adj[k]` is the triangle across the
+/// edge `v[k] → v[k+1]`; the plane `n·x = off` with `n` unit and outward.
+#[derive(Clone, Debug)]
+pub(super) struct Tri {
+    pub v: [u32; 3],
+    pub adj: [u32; 3],
+    pub n: V3,
+    pub off: f64,
+    pub alive: bool,
+    /// Points more than the tolerance in front of the plane, given to this triangle.
+    pub outside: Vec<u32>,
+    /// The farthest of `outside`: (distance, point).
+    pub far: (f64, u32),
+    /// Points within the tolerance of the surface here (the support graph's extra nodes).
+    pub near: Vec<u32>,
+}
+
+impl Tri {
+    /// The triangle `v` of `p` (normal `0` if degenerate).
+    pub(super) fn new(p: &[V3], v: [u32; 3], adj: [u32; 3]) -> Self {
+        let (a, b, c) = (p[v[0] as usize], p[v[1] as usize], p[v[2] as usize]);
+        let n = cross(sub(b, a), sub(c, a));
+        let l = len(n);
+        let n = if l > 0.0 {
+            scaled(n, 1.0 / l)
+        } else {
+            [0.0; 3]
+        };
+        let mid = scaled(
+            [a[0] + b[0] + c[0], a[1] + b[1] + c[1], a[2] + b[2] + c[2]],
+            1.0 / 3.0,
+        );
+        Self {
+            v,
+            adj,
+            n,
+            off: dot(n, mid),
+            alive: true,
+            outside: Vec::new(),
+            far: (f64::NEG_INFINITY, NONE),
+            near: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn plane(&self, x: V3) -> f64 {
+        dot(self.n, x) - self.off
+    }
+}
+
+/// `k` such that the edge `v[k] → v[k+1]` is `a → b`.
+pub(super) fn edge_index(v: &[u32; 3], a: u32, b: u32) -> Option<usize> {
+    (0..3).find(|&k| v[k] == a && v[(k + 1) % 3] == b)
+}
+
+/// Clouds with at most this many (point, facet) pairs are also checked exhaustively:
+/// every point against every facet plane (the local checks suffice for correctness;
+/// this catches what they might miss where it costs nothing).
+const FULL_CHECK: usize = 1 << 16;
+
+/// Compacts the triangles, checks them, builds the graph and merges coplanar ones.
+/// `inner` is a point strictly inside the first tetrahedron.
+pub(super) fn finish(
+    p: &[V3],
+    uniq: &[u32],
+    tol: &Tol,
+    all: Vec<Tri>,
+    inner: V3,
+) -> Result<HullMesh, Degenerate> {
+    let t = tol.plane;
+    let mut new_id = vec![NONE; all.len()];
+    let mut tris = Vec::new();
+    let mut near: Vec<(u32, u32)> = Vec::new();
+    for (i, mut tr) in all.into_iter().enumerate() {
+        if tr.alive {
+            new_id[i] = tris.len() as u32;
+            near.extend(tr.near.drain(..).map(|x| (x, new_id[i])));
+            tris.push(tr);
+        }
+    }
+    for tr in &mut tris {
+        for a in &mut tr.adj {
+            *a = *new_id.get(*a as usize).ok_or(Degenerate::Failed)?;
+            if *a == NONE {
+                return Err(Degenerate::Failed);
+            }
+        }
+    }
+    let used = check(p, &tris, t, inner)?;
+    // Near-surface points join the graph, linked to their nearest triangle; one found
+    // far in front of it means the construction lost it.
+    let mut nodes: Vec<u32> = (0..p.len() as u32).filter(|&q| used[q as usize]).collect();
+    let mut links: Vec<(u32, u32)> = Vec::with_capacity(3 * tris.len() + 3 * near.len());
+    for tr in &tris {
+        for k in 0..3 {
+            links.push((tr.v[k], tr.v[(k + 1) % 3]));
+        }
+    }
+    let mut fan = Vec::new();
+    for (x, home) in near {
+        if used[x as usize] {
+            continue;
+        }
+        let f = nearest(p, &tris, home as usize, p[x as usize], &mut fan)?;
+        let d = tris[f].plane(p[x as usize]);
+        if d > LOST * t {
+            return Err(Degenerate::Failed);
+        }
+        if d >= -tol.margin {
+            nodes.push(x);
+            links.extend(tris[f].v.map(|v| (x, v)));
+        }
+    }
+    if uniq.len().saturating_mul(tris.len()) <= FULL_CHECK {
+        for &q in uniq {
+            let x = p[q as usize];
+            if !used[q as usize] && tris.iter().any(|tr| tr.plane(x) > LOST * t) {
+                return Err(Degenerate::Failed);
+            }
+        }
+    }
+    nodes.sort_unstable();
+    let (offsets, nbrs) = csr(&nodes, p.len(), &links);
+    let faces = merge(p, &tris, t);
+    let mut vertices: Vec<usize> = faces.iter().flat_map(|f| f.0.iter().copied()).collect();
+    vertices.sort_unstable();
+    vertices.dedup();
+    Ok(HullMesh {
+        vertices,
+        faces,
+        facets: tris.len(),
+        nodes,
+        offsets,
+        nbrs,
+    })
+}
+
+/// The checks of a finished triangulation: twin links, local convexity (an edge reflex
+/// by more than `LOST · t` fails), no facet facing the interior point `inner` (a facet
+/// folded over its neighbour points inward and passes the local test), Euler's
+/// `V − E + F = 2`. Returns which points are vertices.
+fn check(p: &[V3], tris: &[Tri], t: f64, inner: V3) -> Result<Vec<bool>, Degenerate> {
+    let mut used = vec![false; p.len()];
+    for (i, tr) in tris.iter().enumerate() {
+        if !(tr.plane(inner) <= LOST * t) {
+            return Err(Degenerate::Failed);
+        }
+        for k in 0..3 {
+            let (a, b) = (tr.v[k], tr.v[(k + 1) % 3]);
+            used[a as usize] = true;
+            let nb = &tris[tr.adj[k] as usize];
+            let m = edge_index(&nb.v, b, a).ok_or(Degenerate::Failed)?;
+            if nb.adj[m] != i as u32 {
+                return Err(Degenerate::Failed);
+            }
+            // The far vertices of the two triangles: at most one may be in front of the
+            // other's plane, and only by the tolerance (reflex by at most `t`).
+            let (x, y) = (tr.v[(k + 2) % 3], nb.v[(m + 2) % 3]);
+            let (dx, dy) = (nb.plane(p[x as usize]), tr.plane(p[y as usize]));
+            if dx.min(dy) > LOST * t {
+                return Err(Degenerate::Failed);
+            }
+        }
+    }
+    let v_count = used.iter().filter(|&&u| u).count();
+    if v_count + tris.len() != 2 + 3 * tris.len() / 2 || tris.len() % 2 != 0 {
+        return Err(Degenerate::Failed);
+    }
+    Ok(used)
+}
+
+/// The triangle nearest to `x`, by a descent from `start`: to the nearest edge
+/// neighbour while one is nearer, else to the nearest triangle around one of the
+/// current triangle's vertices (where the nearest point of the current triangle is a
+/// corner, the triangle under `x` may share only that corner). The distance decreases
+/// strictly, so the walk ends; near a convex surface it ends at the triangle under `x`.
+fn nearest(
+    p: &[V3],
+    tris: &[Tri],
+    start: usize,
+    x: V3,
+    fan: &mut Vec<u32>,
+) -> Result<usize, Degenerate> {
+    let d2 = |f: usize| {
+        let v = tris[f].v.map(|i| p[i as usize]);
+        triangle_distance2(v[0], v[1], v[2], x)
+    };
+    let (mut cur, mut best) = (start, d2(start));
+    loop {
+        let mut next = cur;
+        for &nb in &tris[cur].adj {
+            let d = d2(nb as usize);
+            if d < best {
+                (best, next) = (d, nb as usize);
+            }
+        }
+        if next == cur {
+            for &v in &tris[cur].v {
+                around(tris, v, cur, fan)?;
+                for &f in fan.iter() {
+                    let d = d2(f as usize);
+                    if d < best {
+                        (best, next) = (d, f as usize);
+                    }
+                }
+            }
+        }
+        if next == cur {
+            return Ok(cur);
+        }
+        cur = next;
+    }
+}
+
+/// The triangles around vertex `v` other than `start` (which holds `v`), in order.
+fn around(tris: &[Tri], v: u32, start: usize, out: &mut Vec<u32>) -> Result<(), Degenerate> {
+    out.clear();
+    let mut f = start;
+    loop {
+        let tr = &tris[f];
+        let k =
+            tr.v.iter()
+                .position(|&w| w == v)
+                .ok_or(Degenerate::Failed)?;
+        // Across the edge `v → v[k+1]`: the next triangle around `v`.
+        f = tr.adj[k] as usize;
+        if f == start {
+            return Ok(());
+        }
+        if out.len() >= tris.len() {
+            return Err(Degenerate::Failed);
+        }
+        out.push(f as u32);
+    }
+}
+
+/// Merges adjacent coplanar triangles into polygons: seeds in order of decreasing area;
+/// a neighbour joins when its normal points the same way and its three vertices lie
+/// within `t` of the seed's plane (so a bent chain cannot drift). A group whose boundary
+/// is not one simple loop stays split into its triangles. Polygon vertices within `t` of
+/// the line through their neighbours are dropped.
+fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
+    let area2: Vec<V3> = tris
+        .iter()
+        .map(|tr| {
+            let (a, b, c) = (
+                p[tr.v[0] as usize],
+                p[tr.v[1] as usize],
+                p[tr.v[2] as usize],
+            );
+            cross(sub(b, a), sub(c, a))
+        })
+        .collect();
+    let size: Vec<f64> = area2.iter().map(|&a| len(a)).collect();
+    let mut order: Vec<usize> = (0..tris.len()).collect();
+    order.sort_by(|&i, &j| size[j].total_cmp(&size[i]).then(i.cmp(&j)));
+    let mut group = vec![NONE; tris.len()];
+    let mut faces = Vec::new();
+    let mut members = Vec::new();
+    for &seed in &order {
+        if group[seed] != NONE {
+            continue;
+        }
+        let g = seed as u32;
+        let (sn, soff) = (tris[seed].n, tris[seed].off);
+        members.clear();
+        members.push(seed);
+        group[seed] = g;
+        let mut head = 0;
+        while head < members.len() {
+            let f = members[head];
+            head += 1;
+            for &nb in &tris[f].adj {
+                let nb = nb as usize;
+                let tr = &tris[nb];
+                if group[nb] == NONE
+                    && dot(tr.n, sn) > 0.0
+                    && tr
+                        .v
+                        .iter()
+                        .all(|&v| (dot(sn, p[v as usize]) - soff).abs() <= t)
+                {
+                    group[nb] = g;
+                    members.push(nb);
+                }
+            }
+        }
+        match boundary_loop(tris, &members, &group, g) {
+            Some(ring) if members.len() > 1 => {
+                let sum = members.iter().fold([0.0; 3], |s, &f| {
+                    let a = area2[f];
+                    [s[0] + a[0], s[1] + a[1], s[2] + a[2]]
+                });
+                let l = len(sum);
+                let n = if l > 0.0 { scaled(sum, 1.0 / l) } else { sn };
+                faces.push((ring, n));
+            }
+            _ => {
+                for &f in &members {
+                    let v = tris[f].v.iter().map(|&x| x as usize).collect();
+                    faces.push((v, tris[f].n));
+                }
+            }
+        }
+    }
+    drop_collinear(p, &mut faces, t);
+    faces
+}
+
+/// The boundary of a group of triangles as one CCW loop, or `None` if it is not one.
+fn boundary_loop(tris: &[Tri], members: &[usize], group: &[u32], g: u32) -> Option<Vec<usize>> {
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    for &f in members {
+        for k in 0..3 {
+            if group[tris[f].adj[k] as usize] != g {
+                edges.push((tris[f].v[k], tris[f].v[(k + 1) % 3]));
+            }
+        }
+    }
+    edges.sort_unstable();
+    if edges.len() < 3 || edges.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None;
+    }
+    let mut ring = Vec::with_capacity(edges.len());
+    let mut cur = edges[0];
+    for _ in 0..edges.len() {
+        ring.push(cur.0 as usize);
+        cur = edges[edges.binary_search_by_key(&cur.1, |e| e.0).ok()?];
+    }
+    (cur == edges[0]).then_some(ring)
+}
+
+/// Drops polygon vertices within `t` of the segment joining their neighbours, from
+/// both faces at once: only a vertex shared by exactly two faces (the two polygons on
+/// either side of a nearly straight chain of edges), collinear in both and leaving each
+/// at least a triangle, so that every edge keeps its twin. Re-checked after each drop
+/// (the neighbours change), until none is left.
+fn drop_collinear(p: &[V3], faces: &mut [(Vec<usize>, V3)], t: f64) {
+    let mut at: Vec<(usize, usize)> = faces
+        .iter()
+        .enumerate()
+        .flat_map(|(f, (ring, _))| ring.iter().map(move |&v| (v, f)))
+        .collect();
+    at.sort_unstable();
+    // Vertices on exactly two faces, both polygons.
+    let pairs: Vec<(usize, [usize; 2])> = at
+        .chunk_by(|x, y| x.0 == y.0)
+        .filter(|c| c.len() == 2 && c.iter().all(|&(_, f)| faces[f].0.len() > 3))
+        .map(|c| (c[0].0, [c[0].1, c[1].1]))
+        .collect();
+    let straight = |ring: &[usize], v: usize| {
+        let n = ring.len();
+        let i = ring.iter().position(|&w| w == v)?;
+        let (a, b, c) = (p[ring[(i + n - 1) % n]], p[v], p[ring[(i + 1) % n]]);
+        (n > 3 && line_distance(a, b, c) <= t && dot(sub(b, a), sub(c, b)) > 0.0).then_some(i)
+    };
+    let mut gone = vec![false; pairs.len()];
+    loop {
+        let mut changed = false;
+        for (k, &(v, [f, g])) in pairs.iter().enumerate() {
+            if gone[k] {
+                continue;
+            }
+            if let (Some(i), Some(j)) = (straight(&faces[f].0, v), straight(&faces[g].0, v)) {
+                faces[f].0.remove(i);
+                faces[g].0.remove(j);
+                gone[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
