@@ -7,7 +7,7 @@
 use super::mesh3::{Tri, edge_index, finish};
 use super::{
     Degenerate, HullMesh, NONE, PLANE_ROUNDING, Tol, V3, cross, dot, len, line_distance, scaled,
-    sub, unique,
+    sub,
 };
 
 /// Visibility marks of one insertion.
@@ -26,34 +26,60 @@ struct Builder<'a> {
     vis: f64,
     /// Points within `margin` behind the hull stay (as `near` points) for the graph.
     margin: f64,
+    /// The triangles; removed ones are recycled through `free`.
     tris: Vec<Tri>,
+    free: Vec<u32>,
+    /// The point lists of the triangles' `outside` and `near` sets, linked through
+    /// `next` (each point is in at most one list).
+    next: Vec<u32>,
     /// Visibility marks of the current insertion: (epoch, mark).
     mark: Vec<(u32, Mark)>,
     epoch: u32,
-    /// Facets whose outside set is not empty (may hold removed facets: skipped).
+    /// Triangles whose outside set is not empty (may hold removed ones: skipped).
     work: Vec<u32>,
+    /// Buffers of one insertion: visible triangles, flood stack, horizon, orphans, new
+    /// triangles, the kept triangles across the horizon.
+    visible: Vec<u32>,
+    stack: Vec<u32>,
+    ring: Vec<(u32, u32, u32)>,
+    orphans: Vec<u32>,
+    fresh: Vec<u32>,
+    kept: Vec<u32>,
 }
 
 impl Builder<'_> {
-    fn tri(&self, v: [u32; 3], adj: [u32; 3]) -> Tri {
-        Tri::new(self.p, v, adj)
-    }
-
     #[inline]
     fn dist(&self, f: u32, q: u32) -> f64 {
         let tr = &self.tris[f as usize];
         dot(tr.n, self.p[q as usize]) - tr.off
     }
 
-    /// The facet index `f` if it is a valid link (the guard against a `NONE` left in the
-    /// adjacency by a construction that rounding broke).
+    /// The triangle index `f` if it is a valid link to a live triangle (the guard against
+    /// a `NONE` left in the adjacency by a construction that rounding broke).
     #[inline]
     fn link(&self, f: u32) -> Result<u32, Degenerate> {
-        if (f as usize) < self.tris.len() {
-            Ok(f)
-        } else {
-            Err(Degenerate::Failed)
+        match self.tris.get(f as usize) {
+            Some(tr) if tr.alive => Ok(f),
+            _ => Err(Degenerate::Failed),
         }
+    }
+
+    /// A new triangle (a recycled slot if any), not yet linked.
+    fn push(&mut self, v: [u32; 3], adj: [u32; 3]) -> Result<u32, Degenerate> {
+        let tr = Tri::new(self.p, v, adj);
+        if tr.n == [0.0; 3] {
+            return Err(Degenerate::Failed);
+        }
+        Ok(match self.free.pop() {
+            Some(f) => {
+                self.tris[f as usize] = tr;
+                f
+            }
+            None => {
+                self.tris.push(tr);
+                self.tris.len() as u32 - 1
+            }
+        })
     }
 
     /// The tetrahedron `s`, oriented outward, with adjacency.
@@ -67,17 +93,13 @@ impl Builder<'_> {
         // Orient every face away from the vertex it does not contain.
         for (i, f) in faces.iter_mut().enumerate() {
             let opposite = s[[3, 2, 0, 1][i]];
-            let tr = self.tri(*f, [NONE; 3]);
+            let tr = Tri::new(self.p, *f, [NONE; 3]);
             if dot(tr.n, self.p[opposite as usize]) - tr.off > 0.0 {
                 f.swap(1, 2);
             }
         }
         for f in faces {
-            let tr = self.tri(f, [NONE; 3]);
-            if tr.n == [0.0; 3] {
-                return Err(Degenerate::Failed);
-            }
-            self.tris.push(tr);
+            self.push(f, [NONE; 3])?;
         }
         for i in 0..4 {
             for k in 0..3 {
@@ -90,7 +112,6 @@ impl Builder<'_> {
         }
         Ok(())
     }
-
     /// Whether the apex `q` removes the facet `nb` met across the edge `a → b` of a
     /// visible facet: `q` is more than the plane tests' rounding `vis` in front of it, or
     /// within `vis` of its plane and over its side of the edge, where the new facet
@@ -115,115 +136,145 @@ impl Builder<'_> {
         dot(w, sub(self.p[q as usize], pa)) < 0.0
     }
 
-    /// The facets `q` removes: a flood fill from `f0` through [`sees`](Self::sees).
-    fn visible(&mut self, f0: u32, q: u32) -> Result<Vec<u32>, Degenerate> {
+    /// The triangles `q` removes (into `visible`): a flood fill from `f0` through
+    /// [`sees`](Self::sees).
+    fn flood(&mut self, f0: u32, q: u32) -> Result<(), Degenerate> {
         self.epoch += 1;
         let e = self.epoch;
         self.mark.resize(self.tris.len(), (0, Mark::Unseen));
         self.mark[f0 as usize] = (e, Mark::Visible);
-        let mut stack = vec![f0];
-        let mut visible = vec![f0];
-        while let Some(f) = stack.pop() {
+        self.visible.clear();
+        self.visible.push(f0);
+        self.stack.clear();
+        self.stack.push(f0);
+        while let Some(f) = self.stack.pop() {
             for k in 0..3 {
                 let tr = &self.tris[f as usize];
                 let (a, b) = (tr.v[k], tr.v[(k + 1) % 3]);
                 let nb = self.link(tr.adj[k])?;
-                // A facet hidden across one edge may still fold across another.
+                // A triangle hidden across one edge may still fold across another.
                 if self.mark[nb as usize] == (e, Mark::Visible) {
                     continue;
                 }
                 if self.sees(nb, a, b, q) {
                     self.mark[nb as usize] = (e, Mark::Visible);
-                    stack.push(nb);
-                    visible.push(nb);
+                    self.stack.push(nb);
+                    self.visible.push(nb);
                 } else {
                     self.mark[nb as usize] = (e, Mark::Hidden);
                 }
             }
         }
-        Ok(visible)
+        Ok(())
     }
 
-    /// The horizon of the visible facets as one loop of `(a, b, hidden neighbour)`.
-    fn horizon(&self, visible: &[u32]) -> Result<Vec<(u32, u32, u32)>, Degenerate> {
+    /// The horizon of the visible triangles as one loop of `(a, b, hidden neighbour)`
+    /// (into `ring`).
+    fn horizon(&mut self) -> Result<(), Degenerate> {
         let e = self.epoch;
-        let mut edges = Vec::new();
-        for &f in visible {
+        let mut h: Vec<(u32, u32, u32)> = std::mem::take(&mut self.ring);
+        h.clear();
+        for &f in &self.visible {
             let tr = &self.tris[f as usize];
             for k in 0..3 {
                 if self.mark[tr.adj[k] as usize] != (e, Mark::Visible) {
-                    edges.push((tr.v[k], tr.v[(k + 1) % 3], tr.adj[k]));
+                    h.push((tr.v[k], tr.v[(k + 1) % 3], tr.adj[k]));
                 }
             }
         }
         // Chain into one loop (each vertex starts exactly one edge).
-        let n = edges.len();
-        edges.sort_unstable_by_key(|h| h.0);
-        if n < 3 || edges.windows(2).any(|w| w[0].0 == w[1].0) {
+        let n = h.len();
+        h.sort_unstable_by_key(|x| x.0);
+        if n < 3 || h.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(Degenerate::Failed);
         }
         let mut ring = Vec::with_capacity(n);
-        let mut cur = edges[0];
+        let mut cur = h[0];
         for _ in 0..n {
             if !ring.is_empty() && cur == ring[0] {
                 return Err(Degenerate::Failed); // several loops: the visible region has a hole
             }
             ring.push(cur);
-            let k = edges
-                .binary_search_by_key(&cur.1, |h| h.0)
+            let k = h
+                .binary_search_by_key(&cur.1, |x| x.0)
                 .map_err(|_| Degenerate::Failed)?;
-            cur = edges[k];
+            cur = h[k];
         }
         if cur != ring[0] {
             return Err(Degenerate::Failed);
         }
-        Ok(ring)
-    }
-
-    /// Adds the apex `q`, farthest outside facet `f0`: the visible facets are removed,
-    /// a fan of new facets joins the horizon to `q`, and the removed facets' points are
-    /// re-partitioned among the new facets (and the facets across the horizon).
-    fn add(&mut self, f0: u32, q: u32) -> Result<(), Degenerate> {
-        let visible = self.visible(f0, q)?;
-        let ring = self.horizon(&visible)?;
-        let mut orphans = Vec::new();
-        for &f in &visible {
-            let tr = &mut self.tris[f as usize];
-            tr.alive = false;
-            orphans.extend(tr.outside.drain(..).filter(|&x| x != q));
-            orphans.append(&mut tr.near);
-            tr.outside = Vec::new();
-            tr.near = Vec::new();
-        }
-        // Fan from the horizon: facet i = (a, b, q), adj = [outside, next, previous].
-        let n = ring.len();
-        let base = self.tris.len() as u32;
-        for (i, &(a, b, nb)) in ring.iter().enumerate() {
-            let next = base + ((i + 1) % n) as u32;
-            let prev = base + ((i + n - 1) % n) as u32;
-            let tr = self.tri([a, b, q], [nb, next, prev]);
-            if tr.n == [0.0; 3] {
-                return Err(Degenerate::Failed);
-            }
-            self.tris.push(tr);
-            let k = edge_index(&self.tris[nb as usize].v, b, a).ok_or(Degenerate::Failed)?;
-            self.tris[nb as usize].adj[k] = base + i as u32;
-        }
-        let kept: Vec<u32> = ring.iter().map(|h| h.2).collect();
-        self.partition(&orphans, base..self.tris.len() as u32, &kept);
+        self.ring = ring;
         Ok(())
     }
 
-    /// Gives each point of `pts` to the facet of `new` it lies farthest in front of:
+    /// Adds the apex `q`, farthest outside triangle `f0`: the visible triangles are
+    /// removed, a fan of new triangles joins the horizon to `q`, and the removed
+    /// triangles' points are re-partitioned among the new triangles (and those across
+    /// the horizon).
+    fn add(&mut self, f0: u32, q: u32) -> Result<(), Degenerate> {
+        self.flood(f0, q)?;
+        self.horizon()?;
+        self.orphans.clear();
+        for i in 0..self.visible.len() {
+            let f = self.visible[i];
+            let tr = &mut self.tris[f as usize];
+            tr.alive = false;
+            let lists = [tr.out, tr.near];
+            (tr.out, tr.near) = (NONE, NONE);
+            for head in lists {
+                let mut x = head;
+                while x != NONE {
+                    if x != q {
+                        self.orphans.push(x);
+                    }
+                    x = self.next[x as usize];
+                }
+            }
+            self.free.push(f);
+        }
+        // Fan from the horizon: triangle i = (a, b, q), adj = [outside, next, previous].
+        let n = self.ring.len();
+        self.fresh.clear();
+        for i in 0..n {
+            let (a, b, nb) = self.ring[i];
+            let f = self.push([a, b, q], [nb, NONE, NONE])?;
+            self.fresh.push(f);
+        }
+        self.kept.clear();
+        for i in 0..n {
+            let (_, _, nb) = self.ring[i];
+            let (a, b) = (self.ring[i].0, self.ring[i].1);
+            let f = self.fresh[i];
+            self.tris[f as usize].adj[1] = self.fresh[(i + 1) % n];
+            self.tris[f as usize].adj[2] = self.fresh[(i + n - 1) % n];
+            let k = edge_index(&self.tris[nb as usize].v, b, a).ok_or(Degenerate::Failed)?;
+            self.tris[nb as usize].adj[k] = f;
+            self.kept.push(nb);
+        }
+        if self.mark.len() < self.tris.len() {
+            self.mark.resize(self.tris.len(), (0, Mark::Unseen));
+        }
+        let (orphans, fresh, kept) = (
+            std::mem::take(&mut self.orphans),
+            std::mem::take(&mut self.fresh),
+            std::mem::take(&mut self.kept),
+        );
+        self.partition(&orphans, &fresh, &kept);
+        (self.orphans, self.fresh, self.kept) = (orphans, fresh, kept);
+        Ok(())
+    }
+
+    /// Gives each point of `pts` to the triangle of `new` it lies farthest in front of:
     /// its outside set if more than `t` in front, else its `near` set if at most `margin`
-    /// behind. A point deeper than `margin` behind every new facet is tested against the
-    /// facets of `kept` too (the hull's depth at a point is its smallest depth below any
-    /// facet plane, and a point near the horizon can be shallow under a kept facet);
-    /// deeper than `margin` there too, it is inside for good (the hull only grows).
-    fn partition(&mut self, pts: &[u32], new: std::ops::Range<u32>, kept: &[u32]) {
+    /// behind. A point deeper than `margin` behind every new triangle is tested against
+    /// the triangles of `kept` too (the hull's depth at a point is its smallest depth
+    /// below any facet plane, and a point near the horizon can be shallow under a kept
+    /// triangle); deeper than `margin` there too, it is inside for good (the hull only
+    /// grows).
+    fn partition(&mut self, pts: &[u32], new: &[u32], kept: &[u32]) {
         for &x in pts {
             let (mut best, mut arg) = (f64::NEG_INFINITY, NONE);
-            for f in new.clone() {
+            for &f in new {
                 let d = self.dist(f, x);
                 if d > best {
                     (best, arg) = (d, f);
@@ -239,17 +290,36 @@ impl Builder<'_> {
             }
             if best > self.t {
                 let tr = &mut self.tris[arg as usize];
-                if tr.outside.is_empty() {
+                if tr.out == NONE {
                     self.work.push(arg);
                     tr.far = (best, x);
                 } else if best > tr.far.0 {
                     tr.far = (best, x);
                 }
-                tr.outside.push(x);
+                self.next[x as usize] = tr.out;
+                tr.out = x;
             } else if best >= -self.margin {
-                self.tris[arg as usize].near.push(x);
+                let tr = &mut self.tris[arg as usize];
+                self.next[x as usize] = tr.near;
+                tr.near = x;
             }
         }
+    }
+
+    /// The near points of the live triangles as (point, triangle) pairs.
+    fn near_points(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for (f, tr) in self.tris.iter().enumerate() {
+            if !tr.alive {
+                continue;
+            }
+            let mut x = tr.near;
+            while x != NONE {
+                out.push((x, f as u32));
+                x = self.next[x as usize];
+            }
+        }
+        out
     }
 }
 
@@ -316,34 +386,94 @@ fn initial_simplex(p: &[V3], uniq: &[u32], t: f64) -> Result<[u32; 4], Degenerat
 
 /// The hull of a 3D cloud (see the module doc).
 pub(crate) fn hull3(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
-    let uniq = unique(p);
-    let s = initial_simplex(p, &uniq, tol.plane)?;
+    let (q, orig) = spatial_order(p);
+    let all: Vec<u32> = (0..q.len() as u32).collect();
+    let s = initial_simplex(&q, &all, tol.plane)?;
     let mut b = Builder {
-        p,
+        p: &q,
         t: tol.plane,
         vis: tol.round,
         margin: tol.margin,
-        tris: Vec::new(),
+        tris: Vec::with_capacity(2 * q.len() + 4),
+        free: Vec::new(),
+        next: vec![NONE; q.len()],
         mark: Vec::new(),
         epoch: 0,
         work: Vec::new(),
+        visible: Vec::new(),
+        stack: Vec::new(),
+        ring: Vec::new(),
+        orphans: Vec::new(),
+        fresh: Vec::new(),
+        kept: Vec::new(),
     };
     b.tetrahedron(s)?;
-    let rest: Vec<u32> = uniq.iter().copied().filter(|q| !s.contains(q)).collect();
-    b.partition(&rest, 0..4, &[]);
+    let rest: Vec<u32> = all.iter().copied().filter(|x| !s.contains(x)).collect();
+    b.partition(&rest, &[0, 1, 2, 3], &[]);
     while let Some(f) = b.work.pop() {
         let tr = &b.tris[f as usize];
-        if tr.alive && !tr.outside.is_empty() {
+        if tr.alive && tr.out != NONE {
             let apex = tr.far.1;
             b.add(f, apex)?;
         }
     }
     // A point strictly inside the first tetrahedron, hence behind every facet.
     let inner = s.iter().fold([0.0; 3], |m, &i| {
-        let x = p[i as usize];
+        let x = q[i as usize];
         [m[0] + x[0] / 4.0, m[1] + x[1] / 4.0, m[2] + x[2] / 4.0]
     });
-    finish(p, &uniq, tol, b.tris, inner)
+    let near = b.near_points();
+    finish(&q, &orig, p.len(), tol, b.tris, near, inner)
+}
+
+/// The distinct points of `p` (the first of equal ones) in Morton (Z-curve) order, and
+/// for each its index in `p`: the triangles of one region of the hull and the points
+/// re-partitioned among them then lie close in memory (in input order, a 100 000-point
+/// sphere spent most of its time waiting for memory).
+fn spatial_order(p: &[V3]) -> (Vec<V3>, Vec<u32>) {
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for x in p {
+        for k in 0..3 {
+            lo[k] = lo[k].min(x[k]);
+            hi[k] = hi[k].max(x[k]);
+        }
+    }
+    // 21 bits per axis, interleaved.
+    let cell = |x: f64, k: usize| {
+        let w = hi[k] - lo[k];
+        let u = if w > 0.0 { (x - lo[k]) / w } else { 0.0 };
+        (u * f64::from((1u32 << 21) - 1)) as u64
+    };
+    let spread = |mut v: u64| {
+        v &= 0x1f_ffff;
+        v = (v | v << 32) & 0x1f_0000_0000_ffff;
+        v = (v | v << 16) & 0x1f_0000_ff00_00ff;
+        v = (v | v << 8) & 0x100f_00f0_0f00_f00f;
+        v = (v | v << 4) & 0x10c3_0c30_c30c_30c3;
+        (v | v << 2) & 0x1249_2492_4924_9249
+    };
+    let mut keyed: Vec<(u64, u32)> = p
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let key =
+                spread(cell(x[0], 0)) | spread(cell(x[1], 1)) << 1 | spread(cell(x[2], 2)) << 2;
+            (key, i as u32)
+        })
+        .collect();
+    // Equal points have equal keys: sorted by key, then coordinates, then index, the
+    // copies follow the first.
+    keyed.sort_unstable_by(|&(ka, i), &(kb, j)| {
+        let (a, b) = (p[i as usize], p[j as usize]);
+        ka.cmp(&kb)
+            .then(a[0].total_cmp(&b[0]))
+            .then(a[1].total_cmp(&b[1]))
+            .then(a[2].total_cmp(&b[2]))
+            .then(i.cmp(&j))
+    });
+    keyed.dedup_by(|y, x| p[x.1 as usize] == p[y.1 as usize]);
+    let orig: Vec<u32> = keyed.iter().map(|&(_, i)| i).collect();
+    (orig.iter().map(|&i| p[i as usize]).collect(), orig)
 }
 
 #[cfg(test)]

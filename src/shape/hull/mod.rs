@@ -311,31 +311,49 @@ fn unique(p: &[V3]) -> Vec<u32> {
     idx
 }
 
-/// CSR arrays from undirected links between input indices (`nodes` ascending).
+/// CSR arrays from undirected links between input indices (`nodes` ascending; a link
+/// to a point that is no node is skipped), each node's neighbours ascending and
+/// distinct. A counting sort by node, then a sort of each short list.
 fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let mut id = vec![NONE; n_points];
     for (k, &v) in nodes.iter().enumerate() {
         id[v as usize] = k as u32;
     }
-    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(links.len() * 2);
-    for &(a, b) in links {
+    let ends = |&(a, b): &(u32, u32)| {
         let (x, y) = (id[a as usize], id[b as usize]);
-        debug_assert!(x != NONE && y != NONE);
-        if x != y {
-            pairs.push((x, y));
-            pairs.push((y, x));
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut offsets = vec![0u32; nodes.len() + 1];
-    for &(x, _) in &pairs {
-        offsets[x as usize + 1] += 1;
+        (x != NONE && y != NONE && x != y).then_some((x as usize, y as usize))
+    };
+    let mut start = vec![0u32; nodes.len() + 1];
+    for (x, y) in links.iter().filter_map(ends) {
+        start[x + 1] += 1;
+        start[y + 1] += 1;
     }
     for k in 0..nodes.len() {
-        offsets[k + 1] += offsets[k];
+        start[k + 1] += start[k];
     }
-    (offsets, pairs.into_iter().map(|(_, y)| y).collect())
+    let mut fill = start.clone();
+    let mut all = vec![0u32; start[nodes.len()] as usize];
+    for (x, y) in links.iter().filter_map(ends) {
+        all[fill[x] as usize] = y as u32;
+        fill[x] += 1;
+        all[fill[y] as usize] = x as u32;
+        fill[y] += 1;
+    }
+    let mut offsets = Vec::with_capacity(nodes.len() + 1);
+    let mut nbrs = Vec::with_capacity(all.len());
+    offsets.push(0);
+    for k in 0..nodes.len() {
+        let list = &mut all[start[k] as usize..start[k + 1] as usize];
+        list.sort_unstable();
+        let from = nbrs.len();
+        for &w in list.iter() {
+            if nbrs.len() == from || nbrs[nbrs.len() - 1] != w {
+                nbrs.push(w);
+            }
+        }
+        offsets.push(nbrs.len() as u32);
+    }
+    (offsets, nbrs)
 }
 
 /// Sanity net: a point found more than `LOST · tol.plane` in front of a facet plane of
