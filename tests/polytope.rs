@@ -8,6 +8,9 @@ use convex_proximity::shape::{Polytope, SupportMap};
 use convex_proximity::{Real, lit};
 use nalgebra::{Point, SVector};
 
+#[path = "polytope/flat.rs"]
+mod flat;
+
 // ---------------------------------------------------------------- local helpers
 
 /// The brute-force support value `max_i d·p_i`, in `T`.

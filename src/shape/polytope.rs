@@ -298,6 +298,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             self.climb = Some(Climb::new(
                 &self.points,
                 mesh.nodes,
+                mesh.corner,
                 mesh.offsets,
                 mesh.nbrs,
                 tol,
@@ -316,7 +317,8 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             let hull = pts.map(|pts| hull_of::<T>(&hull::Cloud::new(pts, D), D));
             if let Some(Ok((m, t))) = hull {
                 self.face_climb = Some(FaceClimb {
-                    climb: Climb::new(&normals, m.nodes, m.offsets, m.nbrs, &t).with_seeds(),
+                    climb: Climb::new(&normals, m.nodes, m.corner, m.offsets, m.nbrs, &t)
+                        .with_seeds(),
                     normals,
                 });
             }

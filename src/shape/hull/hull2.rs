@@ -89,6 +89,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         }
     }
     nodes.sort_unstable();
+    let corner: Vec<bool> = nodes.iter().map(|&v| is_vertex[v as usize]).collect();
     let (offsets, nbrs) = csr(&nodes, p.len(), &links);
     let mut vertices: Vec<usize> = h.iter().map(|&v| v as usize).collect();
     vertices.sort_unstable();
@@ -97,6 +98,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         faces,
         facets: n,
         nodes,
+        corner,
         offsets,
         nbrs,
     })

@@ -20,10 +20,10 @@ enum Mark {
 
 struct Builder<'a> {
     p: &'a [V3],
-    /// A point more than `t` in front of a facet's plane is outside it.
+    /// A point more than `t` in front of a triangle's plane is outside it, and an apex
+    /// removes the triangles it is more than `t` in front of: the rounding of the `f64`
+    /// plane tests ([`Tol::round`]), not the input's resolution.
     t: f64,
-    /// An apex removes the facets it is more than `vis` in front of (`Tol::round`).
-    vis: f64,
     /// Points within `margin` behind the hull stay (as `near` points) for the graph.
     margin: f64,
     /// The triangles; removed ones are recycled through `free`.
@@ -112,22 +112,25 @@ impl Builder<'_> {
         }
         Ok(())
     }
-    /// Whether the apex `q` removes the facet `nb` met across the edge `a → b` of a
-    /// visible facet: `q` is more than the plane tests' rounding `vis` in front of it, or
-    /// within `vis` of its plane and over its side of the edge, where the new facet
-    /// `(a, b, q)` would fold over `nb` with its normal reversed.
+    /// Whether the apex `q` removes the triangle `nb` met across the edge `a → b` of a
+    /// visible one: `q` is more than `t` in front of it, or within `t` of its plane and
+    /// over its side of the edge, where the new triangle `(a, b, q)` would fold over `nb`
+    /// with its normal reversed.
     ///
-    /// Not the outside tolerance `t`: for input coarser than `f64` it is much larger than
-    /// the rounding (f32: 5.7e-6 at unit scale), and facets `q` sees by less than `t` then
-    /// stayed; the horizon was no longer `q`'s silhouette, and the fan over it folded over
-    /// its neighbours with reversed normals (f32 spheres of 50 000 points, f32 cylinders
-    /// of 10 000), so that interior points read as outside them and the build failed.
+    /// `t` is the rounding of the plane tests, not the input's tolerance: for input coarser
+    /// than `f64` that is much larger (f32: 5.7e-6 at unit scale), and with it triangles
+    /// `q` saw by less than it stayed, the horizon was no longer `q`'s silhouette, and the
+    /// fan over it folded over its neighbours with reversed normals (f32 spheres of 50 000
+    /// points, f32 cylinders of 10 000): interior points then read as outside them and the
+    /// build failed. Points within that tolerance but outside the rounding were not added
+    /// either, and a later fan could pass far below them (22 units below a point of an
+    /// f32 plate 10 thick and 1e4 wide, whose tolerance was 2).
     fn sees(&self, nb: u32, a: u32, b: u32, q: u32) -> bool {
         let d = self.dist(nb, q);
-        if d > self.vis {
+        if d > self.t {
             return true;
         }
-        if !(d > -self.vis) {
+        if !(d > -self.t) {
             return false;
         }
         let (pa, pb) = (self.p[a as usize], self.p[b as usize]);
@@ -391,8 +394,7 @@ pub(crate) fn hull3(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     let s = initial_simplex(&q, &all, tol.plane)?;
     let mut b = Builder {
         p: &q,
-        t: tol.plane,
-        vis: tol.round,
+        t: tol.round,
         margin: tol.margin,
         tris: Vec::with_capacity(2 * q.len() + 4),
         free: Vec::new(),

@@ -82,7 +82,8 @@ pub(super) fn finish(
     near: Vec<(u32, u32)>,
     inner: V3,
 ) -> Result<HullMesh, Degenerate> {
-    let t = tol.plane;
+    // The sanity net of the construction (its tolerance is the f64 rounding).
+    let lost = LOST * tol.round;
     let mut new_id = vec![NONE; all.len()];
     let mut tris = Vec::new();
     for (i, tr) in all.into_iter().enumerate() {
@@ -99,7 +100,7 @@ pub(super) fn finish(
             }
         }
     }
-    let used = check(p, &tris, t, inner)?;
+    let used = check(p, &tris, lost, inner)?;
     // Near-surface points join the graph, linked to their nearest triangle; one found
     // far in front of it means the construction lost it.
     let mut nodes: Vec<u32> = (0..p.len() as u32).filter(|&q| used[q as usize]).collect();
@@ -117,7 +118,7 @@ pub(super) fn finish(
         }
         let f = nearest(p, &tris, home, p[x as usize], &mut fan)?;
         let d = tris[f].plane(p[x as usize]);
-        if d > LOST * t {
+        if d > lost {
             return Err(Degenerate::Failed);
         }
         if d >= -tol.margin {
@@ -127,7 +128,7 @@ pub(super) fn finish(
     }
     if p.len().saturating_mul(tris.len()) <= FULL_CHECK {
         for (q, &x) in p.iter().enumerate() {
-            if !used[q] && tris.iter().any(|tr| tr.plane(x) > LOST * t) {
+            if !used[q] && tris.iter().any(|tr| tr.plane(x) > lost) {
                 return Err(Degenerate::Failed);
             }
         }
@@ -135,39 +136,45 @@ pub(super) fn finish(
     // To input indices: nodes ascending, faces and corners.
     let mut nodes: Vec<u32> = nodes.into_iter().map(|i| orig[i as usize]).collect();
     nodes.sort_unstable();
+    let mut vertex = vec![false; n_input];
+    for (i, &u) in used.iter().enumerate() {
+        vertex[orig[i] as usize] = u;
+    }
+    let corner: Vec<bool> = nodes.iter().map(|&v| vertex[v as usize]).collect();
     let links: Vec<(u32, u32)> = links
         .into_iter()
         .map(|(a, b)| (orig[a as usize], orig[b as usize]))
         .collect();
     let (offsets, nbrs) = csr(&nodes, n_input, &links);
-    let mut faces = merge(p, &tris, t);
+    let mut faces = merge(p, &tris, tol.plane);
     for (ring, _) in &mut faces {
         ring.iter_mut().for_each(|v| *v = orig[*v] as usize);
     }
-    let mut corner = vec![false; n_input];
+    let mut on_face = vec![false; n_input];
     faces
         .iter()
         .flat_map(|f| &f.0)
-        .for_each(|&v| corner[v] = true);
-    let vertices: Vec<usize> = (0..n_input).filter(|&v| corner[v]).collect();
+        .for_each(|&v| on_face[v] = true);
+    let vertices: Vec<usize> = (0..n_input).filter(|&v| on_face[v]).collect();
     Ok(HullMesh {
         vertices,
         faces,
         facets: tris.len(),
         nodes,
+        corner,
         offsets,
         nbrs,
     })
 }
 
 /// The checks of a finished triangulation: twin links, local convexity (an edge reflex
-/// by more than `LOST · t` fails), no facet facing the interior point `inner` (a facet
-/// folded over its neighbour points inward and passes the local test), Euler's
-/// `V − E + F = 2`. Returns which points are vertices.
-fn check(p: &[V3], tris: &[Tri], t: f64, inner: V3) -> Result<Vec<bool>, Degenerate> {
+/// by more than `lost` fails), no facet with the interior point `inner` more than `lost`
+/// in front (a facet folded over its neighbour points inward and passes the local test),
+/// Euler's `V − E + F = 2`. Returns which points are vertices.
+fn check(p: &[V3], tris: &[Tri], lost: f64, inner: V3) -> Result<Vec<bool>, Degenerate> {
     let mut used = vec![false; p.len()];
     for (i, tr) in tris.iter().enumerate() {
-        if !(tr.plane(inner) <= LOST * t) {
+        if !(tr.plane(inner) <= lost) {
             return Err(Degenerate::Failed);
         }
         for k in 0..3 {
@@ -182,7 +189,7 @@ fn check(p: &[V3], tris: &[Tri], t: f64, inner: V3) -> Result<Vec<bool>, Degener
             // other's plane, and only by the tolerance (reflex by at most `t`).
             let (x, y) = (tr.v[(k + 2) % 3], nb.v[(m + 2) % 3]);
             let (dx, dy) = (nb.plane(p[x as usize]), tr.plane(p[y as usize]));
-            if dx.min(dy) > LOST * t {
+            if dx.min(dy) > lost {
                 return Err(Degenerate::Failed);
             }
         }
