@@ -107,16 +107,8 @@ fn nearly_flat_clouds_build_and_support_matches_brute_force<T: Real, const D: us
             flat += 1;
         } else {
             built += 1;
-            let pts: Vec<Point<f64, D>> = poly.points().iter().map(pback).collect();
-            let acc = accuracy::<T>(scale) * 10.0;
-            for face in poly.faces() {
-                let n = back(&face.normal().into_inner());
-                let base = pts[face.vertex_indices()[0]];
-                for x in &pts {
-                    let h = n.dot(&(x - base));
-                    assert!(h <= acc, "{what}: {x} {h} in front of {face:?} (acc {acc})");
-                }
-            }
+            // Hull invariants at the cloud's scale (f32 far away: its offset's ulps).
+            check_hull(&what, &poly, scale.max(offset.abs() * 0.1));
         }
         check_support(&what, &poly, &dirs);
     }

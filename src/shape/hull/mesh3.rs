@@ -3,8 +3,8 @@
 //! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
 
 use super::{
-    Degenerate, HullMesh, LOST, NONE, Tol, V3, cross, csr, dot, len, line_distance, scaled, sub,
-    triangle_distance2,
+    Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len, line_distance,
+    scaled, sub, triangle_distance2,
 };
 
 /// A hull triangle: vertices CCW seen from outside; `adj[k]` is the triangle across the
@@ -30,7 +30,7 @@ impl Tri {
     /// The triangle `v` of `p` (normal `0` if degenerate).
     pub(super) fn new(p: &[V3], v: [u32; 3], adj: [u32; 3]) -> Self {
         let (a, b, c) = (p[v[0] as usize], p[v[1] as usize], p[v[2] as usize]);
-        let n = cross(sub(b, a), sub(c, a));
+        let n = area_vector(a, b, c);
         let l = len(n);
         let n = if l > 0.0 {
             scaled(n, 1.0 / l)
@@ -282,12 +282,11 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
     let area2: Vec<V3> = tris
         .iter()
         .map(|tr| {
-            let (a, b, c) = (
+            area_vector(
                 p[tr.v[0] as usize],
                 p[tr.v[1] as usize],
                 p[tr.v[2] as usize],
-            );
-            cross(sub(b, a), sub(c, a))
+            )
         })
         .collect();
     let size: Vec<f64> = area2.iter().map(|&a| len(a)).collect();
@@ -331,20 +330,18 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
                 }
             }
         }
+        let sum = members.iter().fold([0.0; 3], |s, &f| {
+            let a = area2[f];
+            [s[0] + a[0], s[1] + a[1], s[2] + a[2]]
+        });
+        let l = len(sum);
+        let n = if l > 0.0 {
+            scaled(sum, 1.0 / l)
+        } else {
+            tris[seed].n
+        };
         let faces = match boundary_loop(tris, &members, &group, g) {
-            Some(ring) if members.len() > 1 => {
-                let sum = members.iter().fold([0.0; 3], |s, &f| {
-                    let a = area2[f];
-                    [s[0] + a[0], s[1] + a[1], s[2] + a[2]]
-                });
-                let l = len(sum);
-                let n = if l > 0.0 {
-                    scaled(sum, 1.0 / l)
-                } else {
-                    tris[seed].n
-                };
-                vec![(ring, n)]
-            }
+            Some(ring) if members.len() > 1 && convex(p, &ring, n, t) => vec![(ring, n)],
             _ => members
                 .iter()
                 .map(|&f| (tris[f].v.iter().map(|&x| x as usize).collect(), tris[f].n))
@@ -368,6 +365,19 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
     }
     drop_collinear(p, &mut faces, t);
     faces
+}
+
+/// Whether the polygon `ring` turns left (about `n`) at every corner, or is within `t`
+/// of straight there. A group of triangles within `t` of one plane can bound a polygon
+/// with a reflex corner (a vertex a few tolerances below its neighbours' plane, shared
+/// by two such groups: a bent quad of a plate 3 tolerances thick, sin 0.1 reflex); such
+/// a group stays split into its triangles.
+fn convex(p: &[V3], ring: &[usize], n: V3, t: f64) -> bool {
+    let m = ring.len();
+    (0..m).all(|i| {
+        let (a, b, c) = (p[ring[i]], p[ring[(i + 1) % m]], p[ring[(i + 2) % m]]);
+        dot(cross(sub(b, a), sub(c, b)), n) >= -t * len(sub(c, a))
+    })
 }
 
 /// The boundary of a group of triangles as one CCW loop, or `None` if it is not one.

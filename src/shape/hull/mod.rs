@@ -156,7 +156,7 @@ impl Cloud {
         for q in &mut pts {
             *q = scaled(*q, s);
         }
-        let size = (0..d).map(|k| (hi[k] - lo[k]) * s).fold(0.0, f64::max);
+        let size = (0..d).map(|k| hi[k] * s - lo[k] * s).fold(0.0, f64::max);
         Self {
             pts,
             mid,
@@ -199,16 +199,17 @@ impl Cloud {
     }
 }
 
-/// The smallest power of two `≥ x` (1 for `x = 0`), exact.
+/// The smallest power of two `≥ x` (1 for `x = 0`), exact, within `[2^-1020, 2^1022]`
+/// (beyond, the bound: doubling past `f64::MAX` gave ∞, and halving ∞ never ended).
 fn pow2_above(x: f64) -> f64 {
     if !(x > 0.0) {
         return 1.0;
     }
     let mut u = 1.0f64;
-    while u < x {
+    while u < x && u <= f64::MAX / 4.0 {
         u *= 2.0;
     }
-    while u / 2.0 >= x {
+    while u / 2.0 >= x && u >= 4.0 * f64::MIN_POSITIVE {
         u /= 2.0;
     }
     u
@@ -245,6 +246,65 @@ fn len(a: V3) -> f64 {
 #[inline]
 fn scaled(a: V3, s: f64) -> V3 {
     [a[0] * s, a[1] * s, a[2] * s]
+}
+
+/// `(b − a) × (c − a)`, twice the triangle's area vector, computed from the corner
+/// opposite the longest edge (a cyclic rotation: same vector in exact arithmetic), whose
+/// two edges are the shortest: the rounding is a few ulps of their product. For a sliver
+/// (the vector shorter than `SLIVER` times that product) those ulps still turn the
+/// normal by `ε |e| / h` (9e-8 rad for a triple 1e-11 off a unit segment, whose corners
+/// then lay 4.5e-8 off their own face's plane), so it is computed again in double-double
+/// arithmetic from the exact edge vectors ([`cross_exact`]).
+fn area_vector(a: V3, b: V3, c: V3) -> V3 {
+    let (ab, bc, ca) = (sub(b, a), sub(c, b), sub(a, c));
+    let (lab, lbc, lca) = (dot(ab, ab), dot(bc, bc), dot(ca, ca));
+    let (o, u, w, l1, l2) = if lab >= lbc && lab >= lca {
+        (c, a, b, lca, lbc) // longest edge ab: from c
+    } else if lbc >= lca {
+        (a, b, c, lab, lca) // longest bc: from a
+    } else {
+        (b, c, a, lbc, lab) // longest ca: from b
+    };
+    let n = cross(sub(u, o), sub(w, o));
+    if dot(n, n) < SLIVER * SLIVER * l1 * l2 {
+        cross_exact(o, u, w)
+    } else {
+        n
+    }
+}
+
+/// Triangles with `|(u − o) × (w − o)| < SLIVER |u − o| |w − o|` (an angle below about
+/// 1e-3 at `o`) get their normal in double-double arithmetic.
+const SLIVER: f64 = 1.0 / 1024.0;
+
+/// `(u − o) × (w − o)` rounded once: the differences as exact pairs (Knuth's two-sum),
+/// the products and differences of the components in double-double (with fused
+/// multiply-adds), accurate to an ulp of each component however much cancels.
+fn cross_exact(o: V3, u: V3, w: V3) -> V3 {
+    type Dd = (f64, f64);
+    fn two_sum(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        let bb = s - a;
+        (s, (a - (s - bb)) + (b - bb))
+    }
+    fn add(x: Dd, y: Dd) -> Dd {
+        let (s, e) = two_sum(x.0, y.0);
+        let (s, e2) = two_sum(s, e + x.1 + y.1);
+        (s, e2)
+    }
+    fn mul(x: Dd, y: Dd) -> Dd {
+        let p = x.0 * y.0;
+        let e = x.0.mul_add(y.0, -p) + (x.0 * y.1 + x.1 * y.0);
+        two_sum(p, e)
+    }
+    let d1: [Dd; 3] = core::array::from_fn(|k| two_sum(u[k], -o[k]));
+    let d2: [Dd; 3] = core::array::from_fn(|k| two_sum(w[k], -o[k]));
+    let comp = |i: usize, j: usize| {
+        let (p, q) = (mul(d1[i], d2[j]), mul(d1[j], d2[i]));
+        let r = add(p, (-q.0, -q.1));
+        r.0 + r.1
+    };
+    [comp(1, 2), comp(2, 0), comp(0, 1)]
 }
 
 /// Distance from `b` to the line through `a` and `c` (`|ab|` if `a = c`).
