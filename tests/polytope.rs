@@ -10,6 +10,8 @@ use nalgebra::{Point, SVector};
 
 #[path = "polytope/flat.rs"]
 mod flat;
+#[path = "polytope/large.rs"]
+mod large;
 #[path = "polytope/regressions.rs"]
 mod regressions;
 
