@@ -127,8 +127,11 @@ impl<T: Real, const D: usize> Polytope<T, D> {
 
     /// The hull of `points`.
     ///
-    /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` typical,
-    /// in f64): see [`faces`](Self::faces) for the tolerances. 3D hulls with at least
+    /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` expected,
+    /// in f64; 100 000 points on a sphere in about 1.5 s, docs/hull.md): see
+    /// [`faces`](Self::faces) for the tolerances. The [`center`](SupportMap::center) is
+    /// the points' mean, computed in f64 and clamped to their bounding box (no overflow in
+    /// fixed-point near the range's ends). 3D hulls with at least
     /// [`HILL_CLIMB_MIN_FACES`](Self::HILL_CLIMB_MIN_FACES) faces also get the hull of
     /// their face normals (for [`face_towards`](Self::face_towards)).
     ///
@@ -208,12 +211,17 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     /// its id (= its index here). Empty when there is no hull.
     ///
     /// **Tolerances** (relative to the cloud's scale `s` = its bounding-box size plus its
-    /// largest absolute coordinate; for fixed-point the absolute resolution): a point is
-    /// outside a facet when more than `τ = 16 ε s` in front of its plane; adjacent triangles
-    /// merge into one face when their normals agree in sign and all their vertices lie
-    /// within `τ` of the largest one's plane (an angle of about `τ / size`); polygon
-    /// vertices within `τ` of the line through their neighbours are dropped. `ε` is
-    /// `T::default_epsilon()` (f64 2.2e-16, f32 1.2e-7, FixedI40F24 6e-8).
+    /// largest absolute coordinate; for fixed-point the absolute resolution): the 3D hull
+    /// is built at the f64 rounding `16 ε₆₄ s` (a point more than that in front of a
+    /// triangle's plane is outside it), whatever `T`; a cloud within `τ = 16 ε s` of a
+    /// point, line or (3D) plane is flat; adjacent triangles merge into one convex face
+    /// when their normals agree in sign and all their vertices lie within `τ` of the
+    /// largest one's plane (an angle of about `τ / size`); polygon vertices within `τ` of
+    /// the line through their neighbours are dropped (2D: the polygon's vertices within
+    /// `τ` of the line through their neighbours). `ε` is `T::default_epsilon()` (f64
+    /// 2.2e-16, f32 1.2e-7, FixedI40F24 6e-8). A 3D hull that fails its consistency checks
+    /// is built again with the tolerances 16 and then 256 times coarser (a plate a few `τ`
+    /// thick can then read as flat). docs/hull.md has the details.
     ///
     /// ```
     /// use convex_proximity::shape::Polytope;
@@ -278,11 +286,11 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     fn install(&mut self, mesh: HullMesh, tol: &Tol) {
         self.faces = mesh
             .faces
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(id, (v, n))| Face {
                 normal: Unit::new_unchecked(SVector::from_fn(|k, _| lit(n[k]))),
-                vertices: v.clone().into_boxed_slice(),
+                vertices: v.into_boxed_slice(),
                 id,
             })
             .collect();

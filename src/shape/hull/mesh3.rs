@@ -195,7 +195,7 @@ fn check(p: &[V3], tris: &[Tri], lost: f64, inner: V3) -> Result<Vec<bool>, Dege
         }
     }
     let v_count = used.iter().filter(|&&u| u).count();
-    if v_count + tris.len() != 2 + 3 * tris.len() / 2 || tris.len() % 2 != 0 {
+    if v_count + tris.len() != 2 + 3 * tris.len() / 2 || !tris.len().is_multiple_of(2) {
         return Err(Degenerate::Failed);
     }
     Ok(used)
@@ -266,6 +266,9 @@ fn around(tris: &[Tri], v: u32, start: usize, out: &mut Vec<u32>) -> Result<(), 
     }
 }
 
+/// A face: its vertex ring and outward unit normal.
+type Face = (Vec<usize>, V3);
+
 /// Merges adjacent coplanar triangles into polygons: seeds in order of decreasing area;
 /// a neighbour joins when its normal points the same way and its three vertices lie
 /// within `t` of the seed's plane (so a bent chain cannot drift). A group whose boundary
@@ -278,7 +281,7 @@ fn around(tris: &[Tri], v: u32, start: usize, out: &mut Vec<u32>) -> Result<(), 
 /// triangle that is no candidate joins a seed only if it comes later in that order (else
 /// it would have been its own seed first), which gives the groups of visiting every
 /// triangle in area order.
-fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
+fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<Face> {
     let area2: Vec<V3> = tris
         .iter()
         .map(|tr| {
@@ -307,7 +310,7 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<(Vec<usize>, V3)> {
     seeds.sort_unstable_by(|&i, &j| first(i, j));
     let mut group = vec![NONE; tris.len()];
     // The faces of each group of several triangles, by seed.
-    let mut made: Vec<(usize, Vec<(Vec<usize>, V3)>)> = Vec::new();
+    let mut made: Vec<(usize, Vec<Face>)> = Vec::new();
     let mut members = Vec::new();
     for &seed in &seeds {
         if group[seed] != NONE {
@@ -408,7 +411,7 @@ fn boundary_loop(tris: &[Tri], members: &[usize], group: &[u32], g: u32) -> Opti
 /// either side of a nearly straight chain of edges), collinear in both and leaving each
 /// at least a triangle, so that every edge keeps its twin. Re-checked after each drop
 /// (the neighbours change), until none is left.
-fn drop_collinear(p: &[V3], faces: &mut [(Vec<usize>, V3)], t: f64) {
+fn drop_collinear(p: &[V3], faces: &mut [Face], t: f64) {
     // Per vertex: how many faces hold it, and the first two.
     let mut at: Vec<(u32, [usize; 2])> = vec![(0, [0; 2]); p.len()];
     for (f, (ring, _)) in faces.iter().enumerate() {
