@@ -147,32 +147,20 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         for (i, p) in points.iter().enumerate() {
             check_finite(&p.coords, i)?;
         }
-        if D > 3 {
-            // No hull: GJK only, on the points as given.
-            return Ok(Self {
-                center: mean_far(&points),
-                points,
-                vertices: Vec::new(),
-                faces: Vec::new(),
-                climb: None,
-                face_climb: None,
-            });
-        }
-        let mut pts = Vec::with_capacity(points.len());
-        for (i, p) in points.iter().enumerate() {
-            pts.push(to_f64(p).ok_or(ShapeError::NonFinite { index: i })?);
-        }
-        let cloud = hull::Cloud::new(pts, D);
         let mut out = Self {
-            center: mean(&points, &cloud.mean()),
+            center: mean(&points)?,
             points,
             vertices: Vec::new(),
             faces: Vec::new(),
             climb: None,
             face_climb: None,
         };
-        if D >= 2 {
-            match hull_of::<T>(&cloud, D) {
+        if D == 2 || D == 3 {
+            let mut pts = Vec::with_capacity(out.points.len());
+            for (i, p) in out.points.iter().enumerate() {
+                pts.push(to_f64(p).ok_or(ShapeError::NonFinite { index: i })?);
+            }
+            match hull_of::<T>(&hull::Cloud::new(pts, D), D) {
                 Ok((mesh, tol)) => out.install(mesh, &tol),
                 Err(Degenerate::Failed) => return Err(ShapeError::HullFailed),
                 Err(_) => {} // flat: no faces, brute-force support (exact)
@@ -341,7 +329,8 @@ fn hull_of<T: Real>(cloud: &hull::Cloud, d: usize) -> Result<(HullMesh, Tol), De
     cloud.hull(d, &tol)
 }
 
-/// The point in f64 (`z = 0` in 2D), or `None` if a coordinate has no finite f64 value.
+/// The point's first three coordinates in f64 (`z = 0` in 2D), or `None` if one has no
+/// finite f64 value.
 fn to_f64<T: Real, const D: usize>(p: &Point<T, D>) -> Option<[f64; 3]> {
     let mut q = [0.0f64; 3];
     for k in 0..D.min(3) {
@@ -350,18 +339,21 @@ fn to_f64<T: Real, const D: usize>(p: &Point<T, D>) -> Option<[f64; 3]> {
     Some(q)
 }
 
-/// `x` in f64 (finite coordinates, which `try_new` checked, always have one).
-fn f64_of<T: Real>(x: T) -> f64 {
-    nalgebra::try_convert::<T, f64>(x).unwrap_or(0.0)
-}
-
-/// The centre `m` (the points' mean, computed in f64 by [`hull::Cloud::mean`]) in `T`,
-/// clamped to the points' bounding box (computed by comparisons only). In fixed-point the
-/// mean of points near the range's ends is representable but their differences and sums
-/// are not: `±3e11` in I40F24 (range ±5.5e11) wrapped to a centre at 4.25e11, outside
-/// the hull. Values at or beyond a box side take that side's coordinate itself (an f64
-/// rounding of a coordinate near the range's end converts back past it).
-fn mean<T: Real, const D: usize>(points: &[Point<T, D>], m: &[f64; 3]) -> Point<T, D> {
+/// The points' mean, computed in f64 about the bounding-box centre (`lo/2 + hi/2`; each
+/// term `(x − mid)/n`, so no sum can overflow, even near `f64::MAX`), converted to `T`
+/// and clamped to the box, which is found by comparisons only. In fixed-point the mean of
+/// points near the range's ends is representable but their differences and sums are
+/// not: summed in I40F24 (range ±5.5e11), points at ±3e11 wrapped to a centre at
+/// 4.25e11, outside the hull. A mean at or beyond a box side takes that side's
+/// coordinate itself (an f64 rounding of a coordinate near the range's end could convert
+/// back past it). `Err` for a coordinate without an f64 value (not a supported scalar).
+fn mean<T: Real, const D: usize>(points: &[Point<T, D>]) -> Result<Point<T, D>, ShapeError> {
+    let f = |x: T, i: usize| {
+        nalgebra::try_convert::<T, f64>(x)
+            .filter(|x| x.is_finite())
+            .ok_or(ShapeError::NonFinite { index: i })
+    };
+    let n = points.len() as f64;
     let mut c = points[0];
     for k in 0..D {
         let (mut lo, mut hi) = (points[0][k], points[0][k]);
@@ -373,13 +365,19 @@ fn mean<T: Real, const D: usize>(points: &[Point<T, D>], m: &[f64; 3]) -> Point<
                 hi = p[k];
             }
         }
-        let (lf, hf) = (f64_of(lo), f64_of(hi));
-        c[k] = if m[k] <= lf {
+        let (lf, hf) = (f(lo, 0)?, f(hi, 0)?);
+        let mid = lf / 2.0 + hf / 2.0;
+        let mut m = 0.0;
+        for (i, p) in points.iter().enumerate() {
+            m += (f(p[k], i)? - mid) / n;
+        }
+        let m = mid + m;
+        c[k] = if m <= lf {
             lo
-        } else if m[k] >= hf {
+        } else if m >= hf {
             hi
         } else {
-            let x: T = lit(m[k]);
+            let x: T = lit(m);
             if x < lo {
                 lo
             } else if x > hi {
@@ -389,19 +387,7 @@ fn mean<T: Real, const D: usize>(points: &[Point<T, D>], m: &[f64; 3]) -> Point<
             }
         };
     }
-    c
-}
-
-/// The centre in dimensions above 3 (no hull, GJK only): the mean relative to the first
-/// point, in `T` (floats; fixed-point coordinates stay small in these dimensions).
-fn mean_far<T: Real, const D: usize>(points: &[Point<T, D>]) -> Point<T, D> {
-    let origin = points[0];
-    let mut sum = SVector::<T, D>::zeros();
-    for p in points {
-        sum += p - origin;
-    }
-    let n: T = lit(points.len() as f64);
-    origin + sum / n
+    Ok(c)
 }
 
 /// The hull tolerances for scalar `T` in dimension `d`, for a cloud of bounding-box size

@@ -112,6 +112,7 @@ impl Builder<'_> {
         }
         Ok(())
     }
+
     /// Whether the apex `q` removes the triangle `nb` met across the edge `a → b` of a
     /// visible one: `q` is more than `t` in front of it, or within `t` of its plane and
     /// over its side of the edge, where the new triangle `(a, b, q)` would fold over `nb`

@@ -133,8 +133,6 @@ const RETRIES: [f64; 3] = [1.0, 16.0, 256.0];
 pub(crate) struct Cloud {
     /// The moved and scaled points.
     pub pts: Vec<V3>,
-    /// The bounding-box centre (input units).
-    pub mid: V3,
     /// Input units per cloud unit (a power of two).
     pub unit: f64,
     /// The bounding box's largest side (cloud units).
@@ -181,20 +179,10 @@ impl Cloud {
         let size = (0..d).map(|k| hi[k] * s - lo[k] * s).fold(0.0, f64::max);
         Self {
             pts,
-            mid,
             unit,
             size,
             abs: abs * s,
         }
-    }
-
-    /// The mean of the points (input units): the moved points' mean, added to the centre.
-    pub(crate) fn mean(&self) -> V3 {
-        let n = self.pts.len() as f64;
-        let m = self.pts.iter().fold([0.0; 3], |m, q| {
-            [m[0] + q[0] / n, m[1] + q[1] / n, m[2] + q[2] / n]
-        });
-        core::array::from_fn(|k| self.mid[k] + m[k] * self.unit)
     }
 
     /// The hull in dimension `d` with the tolerances `tol` (cloud units), retried with

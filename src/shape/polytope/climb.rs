@@ -51,6 +51,9 @@ pub(super) struct Climb<T: Real, const D: usize> {
     /// Per node: a vertex of the hull's triangulation (the ascent's graph); the other
     /// nodes lie near the surface, linked to their triangle, and are met on plateaus.
     corner: Vec<bool>,
+    /// Per node: the end of its corner neighbours, which come first in its list
+    /// (`offsets[i]..corners_end[i]`), so that the ascent tests no flag.
+    corners_end: Vec<u32>,
     offsets: Vec<u32>,
     nbrs: Vec<u32>,
     /// Plateau band `|d|∞ · band + band_abs`: values within it of the best are explored.
@@ -73,9 +76,17 @@ impl<T: Real, const D: usize> Climb<T, D> {
         nodes: Vec<u32>,
         corner: Vec<bool>,
         offsets: Vec<u32>,
-        nbrs: Vec<u32>,
+        mut nbrs: Vec<u32>,
         tol: &Tol,
     ) -> Self {
+        // Corner neighbours first, each part in its order.
+        let mut corners_end = Vec::with_capacity(nodes.len());
+        for i in 0..nodes.len() {
+            let list = &mut nbrs[offsets[i] as usize..offsets[i + 1] as usize];
+            list.sort_by_key(|&w| !corner[w as usize]);
+            let k = list.iter().take_while(|&&w| corner[w as usize]).count();
+            corners_end.push(offsets[i] + k as u32);
+        }
         let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(0.0);
         let (band, band_abs, min_dir) = if is_fixed::<T>() {
             // Each product rounds by one ulp: D ulps per dot product, twice for a gap.
@@ -87,6 +98,7 @@ impl<T: Real, const D: usize> Climb<T, D> {
             nodes: nodes.iter().map(|&i| points[i as usize]).collect(),
             index: nodes,
             corner,
+            corners_end,
             offsets,
             nbrs,
             band: lit(band),
@@ -190,10 +202,8 @@ impl<T: Real, const D: usize> Climb<T, D> {
             // Steepest ascent over the corners to a local maximum `u`.
             loop {
                 let mut next = u;
-                for &w in nb(u) {
-                    if !self.corner[w as usize] {
-                        continue;
-                    }
+                let corners = &self.nbrs[self.offsets[u] as usize..self.corners_end[u] as usize];
+                for &w in corners {
                     let val = dir.dot(&self.nodes[w as usize].coords);
                     if val > best {
                         (best, next) = (val, w as usize);
