@@ -19,6 +19,10 @@ pub enum ShapeError {
         /// The parameter's name.
         what: &'static str,
     },
+    /// A polytope's 3D hull failed its consistency checks (rounding defeated every
+    /// tolerance tried): rather than a polytope without faces whose support would silently
+    /// be brute force, construction fails.
+    HullFailed,
 }
 
 impl fmt::Display for ShapeError {
@@ -29,6 +33,10 @@ impl fmt::Display for ShapeError {
                 write!(f, "input {index} has a NaN or infinite coordinate")
             }
             Self::Negative { what } => write!(f, "the {what} must be finite and non-negative"),
+            Self::HullFailed => write!(
+                f,
+                "the polytope's convex hull failed its consistency checks at every tolerance"
+            ),
         }
     }
 }

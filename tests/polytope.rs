@@ -8,6 +8,13 @@ use convex_proximity::shape::{Polytope, SupportMap};
 use convex_proximity::{Real, lit};
 use nalgebra::{Point, SVector};
 
+#[path = "polytope/flat.rs"]
+mod flat;
+#[path = "polytope/large.rs"]
+mod large;
+#[path = "polytope/regressions.rs"]
+mod regressions;
+
 // ---------------------------------------------------------------- local helpers
 
 /// The brute-force support value `max_i d·p_i`, in `T`.

@@ -3,7 +3,7 @@
 
 mod climb;
 
-use super::hull::{self, HullMesh, Tol};
+use super::hull::{self, Degenerate, HullMesh, Tol};
 use super::{SupportMap, check_finite};
 use crate::real::{is_fixed, lit};
 use crate::{Real, ShapeError};
@@ -127,14 +127,19 @@ impl<T: Real, const D: usize> Polytope<T, D> {
 
     /// The hull of `points`.
     ///
-    /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` typical,
-    /// in f64): see [`faces`](Self::faces) for the tolerances. 3D hulls with at least
+    /// In 2D and 3D this computes the hull's faces and vertex graph (`O(n log n)` expected,
+    /// in f64; 100 000 points on a sphere in about 1.5 s, docs/hull.md): see
+    /// [`faces`](Self::faces) for the tolerances. The [`center`](SupportMap::center) is
+    /// the points' mean, computed in f64 and clamped to their bounding box (no overflow in
+    /// fixed-point near the range's ends). 3D hulls with at least
     /// [`HILL_CLIMB_MIN_FACES`](Self::HILL_CLIMB_MIN_FACES) faces also get the hull of
     /// their face normals (for [`face_towards`](Self::face_towards)).
     ///
     /// # Errors
     /// [`ShapeError::Empty`] for no points, [`ShapeError::NonFinite`] (with the index of the
-    /// first bad point) for a NaN or infinite coordinate.
+    /// first bad point) for a NaN or infinite coordinate, [`ShapeError::HullFailed`] if the
+    /// 3D hull failed its consistency checks at every tolerance tried (never observed; see
+    /// `src/shape/hull/mod.rs`). Flat clouds are not errors: they get no faces.
     pub fn try_new(points: Vec<Point<T, D>>) -> Result<Self, ShapeError> {
         if points.is_empty() {
             return Err(ShapeError::Empty);
@@ -142,25 +147,24 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         for (i, p) in points.iter().enumerate() {
             check_finite(&p.coords, i)?;
         }
-        // The vertex mean, computed relative to the first point so that far-away clouds
-        // keep their digits (and fixed-point sums stay in range).
-        let origin = points[0];
-        let mut sum = SVector::<T, D>::zeros();
-        for p in &points {
-            sum += p - origin;
-        }
-        let n: T = lit(points.len() as f64);
-        let center = origin + sum / n;
         let mut out = Self {
+            center: mean(&points)?,
             points,
-            center,
             vertices: Vec::new(),
             faces: Vec::new(),
             climb: None,
             face_climb: None,
         };
-        if let Some((mesh, tol)) = hull_of(&out.points) {
-            out.install(mesh, &tol);
+        if D == 2 || D == 3 {
+            let mut pts = Vec::with_capacity(out.points.len());
+            for (i, p) in out.points.iter().enumerate() {
+                pts.push(to_f64(p).ok_or(ShapeError::NonFinite { index: i })?);
+            }
+            match hull_of::<T>(&hull::Cloud::new(pts, D), D) {
+                Ok((mesh, tol)) => out.install(mesh, &tol),
+                Err(Degenerate::Failed) => return Err(ShapeError::HullFailed),
+                Err(_) => {} // flat: no faces, brute-force support (exact)
+            }
         }
         Ok(out)
     }
@@ -195,12 +199,17 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     /// its id (= its index here). Empty when there is no hull.
     ///
     /// **Tolerances** (relative to the cloud's scale `s` = its bounding-box size plus its
-    /// largest absolute coordinate; for fixed-point the absolute resolution): a point is
-    /// outside a facet when more than `τ = 16 ε s` in front of its plane; adjacent triangles
-    /// merge into one face when their normals agree in sign and all their vertices lie
-    /// within `τ` of the largest one's plane (an angle of about `τ / size`); polygon
-    /// vertices within `τ` of the line through their neighbours are dropped. `ε` is
-    /// `T::default_epsilon()` (f64 2.2e-16, f32 1.2e-7, FixedI40F24 6e-8).
+    /// largest absolute coordinate; for fixed-point the absolute resolution): the 3D hull
+    /// is built at the f64 rounding `16 ε₆₄ s` (a point more than that in front of a
+    /// triangle's plane is outside it), whatever `T`; a cloud within `τ = 16 ε s` of a
+    /// point, line or (3D) plane is flat; adjacent triangles merge into one convex face
+    /// when their normals agree in sign and all their vertices lie within `τ` of the
+    /// largest one's plane (an angle of about `τ / size`); polygon vertices within `τ` of
+    /// the line through their neighbours are dropped (2D: the polygon's vertices within
+    /// `τ` of the line through their neighbours). `ε` is `T::default_epsilon()` (f64
+    /// 2.2e-16, f32 1.2e-7, FixedI40F24 6e-8). A 3D hull that fails its consistency checks
+    /// is built again with the tolerances 16 and then 256 times coarser (a plate a few `τ`
+    /// thick can then read as flat). docs/hull.md has the details.
     ///
     /// ```
     /// use convex_proximity::shape::Polytope;
@@ -265,11 +274,11 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     fn install(&mut self, mesh: HullMesh, tol: &Tol) {
         self.faces = mesh
             .faces
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(id, (v, n))| Face {
                 normal: Unit::new_unchecked(SVector::from_fn(|k, _| lit(n[k]))),
-                vertices: v.clone().into_boxed_slice(),
+                vertices: v.into_boxed_slice(),
                 id,
             })
             .collect();
@@ -285,6 +294,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             self.climb = Some(Climb::new(
                 &self.points,
                 mesh.nodes,
+                mesh.corner,
                 mesh.offsets,
                 mesh.nbrs,
                 tol,
@@ -298,9 +308,13 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             // hull span every direction) keeps the scan.
             let normals: Vec<Point<T, D>> =
                 self.faces.iter().map(|f| Point::from(*f.normal)).collect();
-            if let Some((m, t)) = hull_of(&normals) {
+            // Unit vectors: always convertible; a failure keeps the scan (exact, slower).
+            let pts: Option<Vec<[f64; 3]>> = normals.iter().map(to_f64).collect();
+            let hull = pts.map(|pts| hull_of::<T>(&hull::Cloud::new(pts, D), D));
+            if let Some(Ok((m, t))) = hull {
                 self.face_climb = Some(FaceClimb {
-                    climb: Climb::new(&normals, m.nodes, m.offsets, m.nbrs, &t).with_seeds(),
+                    climb: Climb::new(&normals, m.nodes, m.corner, m.offsets, m.nbrs, &t)
+                        .with_seeds(),
                     normals,
                 });
             }
@@ -308,55 +322,83 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     }
 }
 
-/// The hull of `points` in f64 (D = 2 or 3), with the tolerances documented at
-/// [`Polytope::faces`].
-fn hull_of<T: Real, const D: usize>(points: &[Point<T, D>]) -> Option<(HullMesh, Tol)> {
-    if D != 2 && D != 3 {
-        return None;
+/// The hull of `cloud` (D = 2 or 3), with the tolerances documented at
+/// [`Polytope::faces`] (returned in the input's units).
+fn hull_of<T: Real>(cloud: &hull::Cloud, d: usize) -> Result<(HullMesh, Tol), Degenerate> {
+    let tol = tolerances::<T>(d, cloud.size, cloud.abs, cloud.unit);
+    cloud.hull(d, &tol)
+}
+
+/// The point's first three coordinates in f64 (`z = 0` in 2D), or `None` if one has no
+/// finite f64 value.
+fn to_f64<T: Real, const D: usize>(p: &Point<T, D>) -> Option<[f64; 3]> {
+    let mut q = [0.0f64; 3];
+    for k in 0..D.min(3) {
+        q[k] = nalgebra::try_convert::<T, f64>(p[k]).filter(|x| x.is_finite())?;
     }
-    let mut pts = Vec::with_capacity(points.len());
-    for p in points {
-        let mut q = [0.0f64; 3];
-        for k in 0..D {
-            q[k] = nalgebra::try_convert::<T, f64>(p[k])?;
-        }
-        pts.push(q);
-    }
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for q in &pts {
-        for k in 0..D {
-            lo[k] = lo[k].min(q[k]);
-            hi[k] = hi[k].max(q[k]);
-        }
-    }
-    // Work about the bounding-box centre; scale = box size + absolute magnitude.
-    let mid: [f64; 3] = core::array::from_fn(|k| if k < D { (lo[k] + hi[k]) / 2.0 } else { 0.0 });
-    let size = (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-    let abs = (0..D)
-        .map(|k| lo[k].abs().max(hi[k].abs()))
-        .fold(0.0, f64::max);
-    for q in &mut pts {
-        for k in 0..D {
-            q[k] -= mid[k];
-        }
-    }
-    let tol = tolerances::<T>(D, size, abs);
-    let mesh = if D == 2 {
-        hull::hull2(&pts, &tol)
-    } else {
-        hull::hull3(&pts, &tol)
+    Some(q)
+}
+
+/// The points' mean, computed in f64 about the bounding-box centre (`lo/2 + hi/2`; each
+/// term `(x − mid)/n`, so no sum can overflow, even near `f64::MAX`), converted to `T`
+/// and clamped to the box, which is found by comparisons only. In fixed-point the mean of
+/// points near the range's ends is representable but their differences and sums are
+/// not: summed in I40F24 (range ±5.5e11), points at ±3e11 wrapped to a centre at
+/// 4.25e11, outside the hull. A mean at or beyond a box side takes that side's
+/// coordinate itself (an f64 rounding of a coordinate near the range's end could convert
+/// back past it). `Err` for a coordinate without an f64 value (not a supported scalar).
+fn mean<T: Real, const D: usize>(points: &[Point<T, D>]) -> Result<Point<T, D>, ShapeError> {
+    let f = |x: T, i: usize| {
+        nalgebra::try_convert::<T, f64>(x)
+            .filter(|x| x.is_finite())
+            .ok_or(ShapeError::NonFinite { index: i })
     };
-    mesh.ok().map(|m| (m, tol))
+    let n = points.len() as f64;
+    let mut c = points[0];
+    for k in 0..D {
+        let (mut lo, mut hi) = (points[0][k], points[0][k]);
+        for p in points {
+            if p[k] < lo {
+                lo = p[k];
+            }
+            if p[k] > hi {
+                hi = p[k];
+            }
+        }
+        let (lf, hf) = (f(lo, 0)?, f(hi, 0)?);
+        let mid = lf / 2.0 + hf / 2.0;
+        let mut m = 0.0;
+        for (i, p) in points.iter().enumerate() {
+            m += (f(p[k], i)? - mid) / n;
+        }
+        let m = mid + m;
+        c[k] = if m <= lf {
+            lo
+        } else if m >= hf {
+            hi
+        } else {
+            let x: T = lit(m);
+            if x < lo {
+                lo
+            } else if x > hi {
+                hi
+            } else {
+                x
+            }
+        };
+    }
+    Ok(c)
 }
 
 /// The hull tolerances for scalar `T` in dimension `d`, for a cloud of bounding-box size
-/// `size` whose largest absolute coordinate is `abs` (see [`Polytope::faces`]).
-fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
+/// `size` whose largest absolute coordinate is `abs`, both in units of `unit` input units
+/// (see [`Polytope::faces`]); in those units too.
+fn tolerances<T: Real>(d: usize, size: f64, abs: f64, unit: f64) -> Tol {
     let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(f64::EPSILON);
     let s = size + abs;
     // Input resolution (relative for floats, absolute for fixed-point) plus the f64
     // arithmetic of the hull computation.
-    let res = if is_fixed::<T>() { eps } else { eps * s } + f64::EPSILON * s;
+    let res = if is_fixed::<T>() { eps / unit } else { eps * s } + f64::EPSILON * s;
     let plane = PLANE_ULPS * res;
     let d = d as f64;
     // Support values per unit `|d|∞`: the hull may be off by `plane` (√d·plane per unit
@@ -370,7 +412,7 @@ fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
     let band = 4.0 * d * plane + 2.0 * round;
     // Interior points deeper than `margin` lose every support query by more than the band.
     let margin = if is_fixed::<T>() {
-        2.0 * band + 4.0 * d * eps / FIXED_MIN_DIR
+        2.0 * band + 4.0 * d * eps / FIXED_MIN_DIR / unit
     } else {
         2.0 * band
     };
@@ -378,6 +420,7 @@ fn tolerances<T: Real>(d: usize, size: f64, abs: f64) -> Tol {
         plane,
         margin,
         band,
+        round: PLANE_ULPS * f64::EPSILON * s,
     }
 }
 

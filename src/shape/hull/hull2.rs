@@ -63,32 +63,44 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         links.push((a, b));
     }
     // Points near the boundary join the graph, linked to their nearest edge's endpoints.
+    // The edge crossed by the ray from an interior point through `x` (a binary search by
+    // angle), then a descent to nearer edges: no scan of every edge for every point.
     let mut is_vertex = vec![false; p.len()];
     h.iter().for_each(|&v| is_vertex[v as usize] = true);
+    let fan = Fan::new(p, &h);
     let mut nodes = h.clone();
     for &q in &uniq {
         if is_vertex[q as usize] {
             continue;
         }
         let x = p[q as usize];
-        let plane = |(f, nrm): &(Vec<usize>, V3)| dot(*nrm, sub(x, p[f[0]]));
-        let best = faces.iter().map(plane).fold(f64::NEG_INFINITY, f64::max);
-        if best > LOST * t {
+        let plane = |k: usize| dot(faces[k].1, sub(x, p[faces[k].0[0]]));
+        let crossed = fan.edge(x);
+        // Outside the polygon exactly when in front of the edge the ray crosses.
+        if plane(crossed) > LOST * t {
             return Err(Degenerate::Failed);
         }
-        if best >= -tol.margin {
-            // Link to the nearest edge (segment, not line).
-            let (_, arg) = faces
-                .iter()
-                .enumerate()
-                .map(|(k, (f, _))| (segment_distance2(p[f[0]], p[f[1]], x), k))
-                .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+        let seg = |k: usize| segment_distance2(p[faces[k].0[0]], p[faces[k].0[1]], x);
+        let (mut k, mut best) = (crossed, seg(crossed));
+        loop {
+            let (prev, next) = ((k + n - 1) % n, (k + 1) % n);
+            let (dp, dn) = (seg(prev), seg(next));
+            if dp < best && dp <= dn {
+                (k, best) = (prev, dp);
+            } else if dn < best {
+                (k, best) = (next, dn);
+            } else {
+                break;
+            }
+        }
+        if plane(k).max(plane(crossed)) >= -tol.margin {
             nodes.push(q);
-            links.push((q, faces[arg].0[0] as u32));
-            links.push((q, faces[arg].0[1] as u32));
+            links.push((q, faces[k].0[0] as u32));
+            links.push((q, faces[k].0[1] as u32));
         }
     }
     nodes.sort_unstable();
+    let corner: Vec<bool> = nodes.iter().map(|&v| is_vertex[v as usize]).collect();
     let (offsets, nbrs) = csr(&nodes, p.len(), &links);
     let mut vertices: Vec<usize> = h.iter().map(|&v| v as usize).collect();
     vertices.sort_unstable();
@@ -97,9 +109,54 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         faces,
         facets: n,
         nodes,
+        corner,
         offsets,
         nbrs,
     })
+}
+
+/// The polygon's vertices by angle about an interior point (the centroid of three of
+/// them), for finding the edge a ray from that point crosses.
+struct Fan {
+    c: V3,
+    /// (angle, edge index) ascending by angle; edge `i` runs from vertex `i` to `i + 1`.
+    by_angle: Vec<(f64, usize)>,
+}
+
+impl Fan {
+    fn new(p: &[V3], h: &[u32]) -> Self {
+        let n = h.len();
+        let (a, b, c) = (
+            p[h[0] as usize],
+            p[h[n / 3] as usize],
+            p[h[2 * n / 3] as usize],
+        );
+        let c = [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0, 0.0];
+        let mut by_angle: Vec<(f64, usize)> = h
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let d = sub(p[v as usize], c);
+                (d[1].atan2(d[0]), i)
+            })
+            .collect();
+        by_angle.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        Self { c, by_angle }
+    }
+
+    /// The edge whose angular sector about the interior point holds `x`.
+    fn edge(&self, x: V3) -> usize {
+        let d = sub(x, self.c);
+        let a = d[1].atan2(d[0]);
+        // The last vertex at or below the angle starts the edge (wrapping to the last).
+        let k = self.by_angle.partition_point(|e| e.0 <= a);
+        let k = if k == 0 {
+            self.by_angle.len() - 1
+        } else {
+            k - 1
+        };
+        self.by_angle[k].1
+    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,12 @@ pub(super) struct Climb<T: Real, const D: usize> {
     nodes: Vec<Point<T, D>>,
     /// Node → index in the points (ascending: ties go to the lowest, as in brute force).
     index: Vec<u32>,
+    /// Per node: a vertex of the hull's triangulation (the ascent's graph); the other
+    /// nodes lie near the surface, linked to their triangle, and are met on plateaus.
+    corner: Vec<bool>,
+    /// Per node: the end of its corner neighbours, which come first in its list
+    /// (`offsets[i]..corners_end[i]`), so that the ascent tests no flag.
+    corners_end: Vec<u32>,
     offsets: Vec<u32>,
     nbrs: Vec<u32>,
     /// Plateau band `|d|∞ · band + band_abs`: values within it of the best are explored.
@@ -63,14 +69,24 @@ pub(super) struct Climb<T: Real, const D: usize> {
 
 impl<T: Real, const D: usize> Climb<T, D> {
     /// The climb over `points` through the hull graph (`nodes` ascending point indices,
-    /// neighbours of node `i` at `nbrs[offsets[i]..offsets[i + 1]]`).
+    /// `corner` which are vertices of the hull's triangulation, neighbours of node `i` at
+    /// `nbrs[offsets[i]..offsets[i + 1]]`).
     pub(super) fn new(
         points: &[Point<T, D>],
         nodes: Vec<u32>,
+        corner: Vec<bool>,
         offsets: Vec<u32>,
-        nbrs: Vec<u32>,
+        mut nbrs: Vec<u32>,
         tol: &Tol,
     ) -> Self {
+        // Corner neighbours first, each part in its order.
+        let mut corners_end = Vec::with_capacity(nodes.len());
+        for i in 0..nodes.len() {
+            let list = &mut nbrs[offsets[i] as usize..offsets[i + 1] as usize];
+            list.sort_by_key(|&w| !corner[w as usize]);
+            let k = list.iter().take_while(|&&w| corner[w as usize]).count();
+            corners_end.push(offsets[i] + k as u32);
+        }
         let eps: f64 = nalgebra::try_convert(T::default_epsilon()).unwrap_or(0.0);
         let (band, band_abs, min_dir) = if is_fixed::<T>() {
             // Each product rounds by one ulp: D ulps per dot product, twice for a gap.
@@ -81,6 +97,8 @@ impl<T: Real, const D: usize> Climb<T, D> {
         Self {
             nodes: nodes.iter().map(|&i| points[i as usize]).collect(),
             index: nodes,
+            corner,
+            corners_end,
             offsets,
             nbrs,
             band: lit(band),
@@ -113,11 +131,24 @@ impl<T: Real, const D: usize> Climb<T, D> {
         }
         self.seeds = dirs
             .iter()
-            .map(|d| brute_force(&self.nodes, d) as u32)
+            .map(|d| self.corner_of(brute_force(&self.nodes, d)) as u32)
             .collect();
         self.seeds.sort_unstable();
         self.seeds.dedup();
         self
+    }
+
+    /// The node `u` if it is a corner, else its first corner neighbour (a near point is
+    /// linked to the three corners of its triangle).
+    fn corner_of(&self, u: usize) -> usize {
+        if self.corner[u] {
+            return u;
+        }
+        let nb = &self.nbrs[self.offsets[u] as usize..self.offsets[u + 1] as usize];
+        nb.iter()
+            .map(|&w| w as usize)
+            .find(|&w| self.corner[w])
+            .unwrap_or(u)
     }
 
     /// Whether a warm start of value `val` along `dir` (`|dir|∞ = dmax > 0`) lies within
@@ -132,13 +163,19 @@ impl<T: Real, const D: usize> Climb<T, D> {
     /// The index in `points` (the points the graph was built from) of the point with the
     /// largest `dir·p`, the lowest of equal ones.
     ///
-    /// Steepest ascent over the graph from the last answer, then an exploration of every
-    /// node within the rounding band of the best value: on a convex polytope the vertices
-    /// above any level form a connected subgraph, so a false local maximum made by rounding
-    /// (or by the hull's tolerance) is left through nodes inside the band. A better node
-    /// restarts the ascent; ties go to the lowest point index, as in brute force. A plateau
-    /// larger than `PLATEAU` nodes (a big face with many tied points, `d = 0`) and, in
-    /// fixed-point, a direction shorter than `FIXED_MIN_DIR` go to brute force.
+    /// Steepest ascent over the corners from the last answer, then an exploration of
+    /// every node within the rounding band of the best value: on a convex polytope the
+    /// vertices above any level form a connected subgraph, so a false local maximum made
+    /// by rounding (or by the hull's tolerance) is left through nodes inside the band. A
+    /// better node restarts the ascent; ties go to the lowest point index, as in brute
+    /// force. A plateau larger than `PLATEAU` nodes (a big face with many tied points,
+    /// `d = 0`) and, in fixed-point, a direction shorter than `FIXED_MIN_DIR` go to
+    /// brute force.
+    ///
+    /// The ascent never steps onto a near point: one inside the hull (by up to the
+    /// graph's margin) is linked only to its triangle's corners, and for a direction into
+    /// the hull they all lie below it, a dead end (an f32 plate 20 thick: from its bottom,
+    /// the climb along +z stopped 2 above the bottom, 18 below the top).
     pub(super) fn support(&self, points: &[Point<T, D>], dir: &SVector<T, D>) -> usize {
         let dmax = dir.amax();
         if !(dmax >= self.min_dir) {
@@ -149,6 +186,7 @@ impl<T: Real, const D: usize> Climb<T, D> {
         if u >= self.nodes.len() {
             u = 0;
         }
+        u = self.corner_of(u);
         let mut best = dir.dot(&self.nodes[u].coords);
         if !self.seeds.is_empty() && !self.close(best, dir, dmax) {
             for &w in &self.seeds {
@@ -161,10 +199,11 @@ impl<T: Real, const D: usize> Climb<T, D> {
         let band = dmax * self.band + self.band_abs;
         let mut seen = [0u32; PLATEAU];
         'climb: loop {
-            // Steepest ascent to a local maximum `u`.
+            // Steepest ascent over the corners to a local maximum `u`.
             loop {
                 let mut next = u;
-                for &w in nb(u) {
+                let corners = &self.nbrs[self.offsets[u] as usize..self.corners_end[u] as usize];
+                for &w in corners {
                     let val = dir.dot(&self.nodes[w as usize].coords);
                     if val > best {
                         (best, next) = (val, w as usize);
