@@ -38,6 +38,7 @@
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod cast;
 pub mod clip;
 mod dim;
 pub mod epa;
