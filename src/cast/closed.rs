@@ -124,7 +124,11 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
     };
     if t_in >= T::zero() {
         // Entry face: its outward normal opposes the ray.
-        let s = if d[i_in] > T::zero() { -T::one() } else { T::one() };
+        let s = if d[i_in] > T::zero() {
+            -T::one()
+        } else {
+            T::one()
+        };
         return hit_or_miss(t_in, max_toi, axis(i_in, s), false);
     }
     if solid {
@@ -134,7 +138,11 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
             inside: true,
         };
     }
-    let s = if d[i_out] > T::zero() { T::one() } else { -T::one() };
+    let s = if d[i_out] > T::zero() {
+        T::one()
+    } else {
+        -T::one()
+    };
     hit_or_miss(t_out, max_toi, axis(i_out, s), true)
 }
 
@@ -154,7 +162,13 @@ mod tests {
             Closed::Miss
         );
         assert_eq!(
-            ray_ball(1.0, &Point2::new(-3.0, 1.0 + 1e-9), &Vector2::new(1.0, 0.0), 10.0, true),
+            ray_ball(
+                1.0,
+                &Point2::new(-3.0, 1.0 + 1e-9),
+                &Vector2::new(1.0, 0.0),
+                10.0,
+                true
+            ),
             Closed::Miss
         );
         assert_eq!(
@@ -198,7 +212,11 @@ mod tests {
         // From inside, non-solid: the exit through +y.
         let inside = Point::from(Vector3::new(0.0, 0.0, 0.0));
         match ray_cuboid(&h, &inside, &Vector3::new(0.0, 1.0, 0.0), 10.0, false) {
-            Closed::Hit { toi, normal, inside } => {
+            Closed::Hit {
+                toi,
+                normal,
+                inside,
+            } => {
                 assert!(inside && toi == 2.0);
                 assert_eq!(normal.unwrap().into_inner(), Vector3::new(0.0, 1.0, 0.0));
             }

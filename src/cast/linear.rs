@@ -15,7 +15,7 @@ use crate::{
     QueryError, Real, Tolerances, gjk,
     gjk::Simplex,
     real::{norm, normalize},
-    shape::{SupportMap, Transformed},
+    shape::SupportMap,
 };
 use nalgebra::{AbstractRotation, Const, Isometry, SMatrix, SVector, Unit};
 
@@ -92,8 +92,48 @@ pub(super) fn place<'b, T: Real, const D: usize, B: SupportMap<T, D> + ?Sized>(
     b: &'b B,
     m: &SMatrix<T, D, D>,
     t: &SVector<T, D>,
-) -> Result<Transformed<&'b B, T, D>, QueryError> {
-    Transformed::try_new(b, *m, *t).map_err(|_| QueryError::NonFinitePose)
+) -> Result<Rigid<'b, B, T, D>, QueryError> {
+    if !m.iter().all(|x| x.is_finite()) || !crate::real::all_finite(t) {
+        return Err(QueryError::NonFinitePose);
+    }
+    Ok(Rigid {
+        shape: b,
+        rot: *m,
+        t: *t,
+    })
+}
+
+/// A shape under a rigid map `x ↦ R·x + t` whose rotation was checked (poses, motions):
+/// unlike [`crate::shape::Transformed`], which keeps a round part only for a similarity
+/// proven to 64 ulps, it always forwards the core and radius, so fixed-point rotations a
+/// few ulps off orthogonal keep running on the cores.
+pub(super) struct Rigid<'b, B: ?Sized, T: Real, const D: usize> {
+    shape: &'b B,
+    rot: SMatrix<T, D, D>,
+    t: SVector<T, D>,
+}
+
+impl<B: SupportMap<T, D> + ?Sized, T: Real, const D: usize> SupportMap<T, D>
+    for Rigid<'_, B, T, D>
+{
+    #[inline]
+    fn support(&self, dir: &SVector<T, D>) -> nalgebra::Point<T, D> {
+        let p = self.shape.support(&self.rot.tr_mul(dir));
+        nalgebra::Point::from(self.rot * p.coords + self.t)
+    }
+    #[inline]
+    fn radius(&self) -> T {
+        self.shape.radius()
+    }
+    #[inline]
+    fn core_support(&self, dir: &SVector<T, D>) -> nalgebra::Point<T, D> {
+        let p = self.shape.core_support(&self.rot.tr_mul(dir));
+        nalgebra::Point::from(self.rot * p.coords + self.t)
+    }
+    #[inline]
+    fn center(&self) -> nalgebra::Point<T, D> {
+        nalgebra::Point::from(self.rot * self.shape.center().coords + self.t)
+    }
 }
 
 /// A hit in A's frame at `toi` mapped to the world: A then sits at `pose_a` moved by
@@ -224,17 +264,34 @@ where
             }
         }
     }
-    let penetrating = hit.distance < -r.band;
+    let (approaching, penetrating) = if touching && hit.normal.is_none() {
+        // No EPA in this dimension: moving a little both ways tells approaching from
+        // separating; touching either way is an overlap or a slide, not told apart.
+        if separated_after(a, b, u, r.band, T::one(), tol)? {
+            (false, false)
+        } else if separated_after(a, b, u, r.band, -T::one(), tol)? {
+            (true, false)
+        } else {
+            (false, true)
+        }
+    } else {
+        let penetrating = hit.distance < -r.band;
+        let approaching = match hit.normal {
+            // Along the normal, slower than the touching tolerance: sliding.
+            Some(n) => n.dot(u) < -tol.gjk_touching * norm(u),
+            None => true,
+        };
+        // Touching cores whose contact normal says "approaching" may touch at a corner of
+        // `A − B`, where another normal of its cone says "separating" (boxes corner to
+        // corner): the distance after a small move decides.
+        let corner = touching && !penetrating && approaching;
+        let approaching =
+            approaching && !(corner && separated_after(a, b, u, r.band, T::one(), tol)?);
+        (approaching, penetrating)
+    };
     if penetrating {
         hit.termination = CastTermination::StartedPenetrating;
     }
-    let approaching = match hit.normal {
-        // Along the normal, slower than the touching tolerance: sliding.
-        Some(n) => n.dot(u) < -tol.gjk_touching * norm(u),
-        None => true,
-    };
-    let approaching = approaching
-        && !(touching && !penetrating && corner_separates(a, b, u, r.band, tol)?);
     if !(approaching || (penetrating && options.stop_at_penetration)) {
         // Convexity of s(t): it never drops below s(0).
         return Ok(Cast {
@@ -263,15 +320,13 @@ where
     })
 }
 
-/// Touching cores whose contact normal says "approaching" may touch at a corner of
-/// `A − B`, where another normal of the cone says "separating" (two boxes corner to corner).
-/// The distance after moving `64 × band` along `u` decides: apart beyond the band, they
-/// separate.
-fn corner_separates<T, const D: usize, A, B>(
+/// Whether B moved by `sign · 64 × band` along `u` is apart from A beyond the band.
+fn separated_after<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     u: &SVector<T, D>,
     band: T,
+    sign: T,
     tol: &Tolerances<T>,
 ) -> Result<bool, QueryError>
 where
@@ -283,7 +338,7 @@ where
     let Some(dir) = normalize(u) else {
         return Ok(false);
     };
-    let probe = dir.into_inner() * (band * crate::real::lit(64.0));
+    let probe = dir.into_inner() * (band * crate::real::lit(64.0) * sign);
     let moved = place(b, &SMatrix::identity(), &probe)?;
     let d = gjk::distance(a, &moved, tol, &mut Simplex::new())?;
     Ok(d.distance > band)

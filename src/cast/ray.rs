@@ -235,7 +235,13 @@ where
         start: T::zero(),
         end: far,
     };
-    let back = sweep(shape, &PointShape { point: o + d * far }, &s, tol, &mut simplex)?;
+    let back = sweep(
+        shape,
+        &PointShape { point: o + d * far },
+        &s,
+        tol,
+        &mut simplex,
+    )?;
     let (iterations, steps) = (iterations + back.iterations, steps + back.steps);
     let End::Reached(r) = back.end else {
         // Rounding lost the shape on the way back: nothing proven beyond the start.
@@ -251,11 +257,7 @@ where
         return Ok(miss(max_toi, false, iterations, steps));
     }
     // Not advanced: the support plane itself touches the exit, its normal is `d`.
-    let normal = if r.advanced {
-        r.normal()
-    } else {
-        normalize(d)
-    };
+    let normal = if r.advanced { r.normal() } else { normalize(d) };
     Ok(hit_cast(
         toi,
         None,
@@ -266,7 +268,12 @@ where
     ))
 }
 
-pub(super) fn miss<H, T: Real>(max_toi: T, separating: bool, iterations: u32, steps: u32) -> Cast<H, T> {
+pub(super) fn miss<H, T: Real>(
+    max_toi: T,
+    separating: bool,
+    iterations: u32,
+    steps: u32,
+) -> Cast<H, T> {
     Cast {
         hit: None,
         safe_toi: max_toi,

@@ -52,13 +52,15 @@ pub(crate) struct Reached<T: Real, const D: usize> {
     pub(crate) plane: Option<Unit<SVector<T, D>>>,
     /// Whether the cast moved from `start` (otherwise the cores were within the margin there).
     pub(crate) advanced: bool,
+    /// Reached by a fixed-point stall near the margin: `v`'s direction is the rounding's.
+    pub(crate) stalled: bool,
 }
 
 impl<T: Real, const D: usize> Reached<T, D> {
     /// The normal from A to B: `−v/‖v‖` when the cores are apart beyond the band (exact for
     /// the closest points), else the last advance's plane.
     pub(crate) fn normal(&self) -> Option<Unit<SVector<T, D>>> {
-        if self.upper > self.band {
+        if self.upper > self.band && !(self.stalled && self.plane.is_some()) {
             normalize(&-self.v).or(self.plane)
         } else {
             self.plane
@@ -75,12 +77,12 @@ impl<T: Real, const D: usize> Reached<T, D> {
         if !(uu > T::zero()) || !(vu > T::zero()) {
             return None;
         }
-        let disc = vu * vu - uu * (self.upper * self.upper - margin * margin);
+        let c = (self.upper - margin) * (self.upper + margin);
+        let disc = vu * vu - uu * c;
         if disc < T::zero() {
             return None;
         }
         // Smaller root of uu·δ² − 2 vu·δ + (‖v‖² − m²) = 0, without cancellation.
-        let c = self.upper * self.upper - margin * margin;
         let q = vu + crate::real::sqrt0(disc);
         (q > T::zero()).then(|| self.lambda + c / q)
     }
@@ -92,7 +94,9 @@ pub(crate) enum End<T: Real, const D: usize> {
     Reached(Reached<T, D>),
     /// Proven: the cores stay farther than the margin on `[start, end]`; `separating` when
     /// a plane moves away for ever (not only until `end`).
-    Miss { separating: bool },
+    Miss {
+        separating: bool,
+    },
     /// Gave up; proven free on `[start, lambda)`.
     Stalled {
         lambda: T,
@@ -137,6 +141,7 @@ where
     check_range(&first, limit)?;
     simplex.clear();
     let mut v = first.w;
+    let (mut wa, mut wb) = (first.a, first.b);
     let mut upper = norm(&v);
     // The pair's size (as in GJK's loop): support offsets from the centres, coordinates of
     // the CSO; fixed-point adds 64 ulps absolute, the projection's resolution.
@@ -152,6 +157,7 @@ where
     };
     let mut seen = extent(&first, &shift);
     let mut band = tol.gjk_touching * seen + floor;
+
     let (mut plane, mut advanced, mut from_simplex, mut steps) = (None, false, false, 0u32);
     if upper <= s.margin + band {
         let end = End::Reached(Reached {
@@ -163,6 +169,7 @@ where
             band,
             plane: None,
             advanced: false,
+            stalled: false,
         });
         return Ok(Swept {
             end,
@@ -170,19 +177,24 @@ where
             steps,
         });
     }
+    let mut restarted = false;
     for it in 1..=tol.gjk_max_iterations {
         let mut sp = SupportPoint::new(a.core_support(&-v), b.core_support(&v) + shift);
         check_range(&sp, limit)?;
         seen = seen.max(extent(&sp, &shift));
         band = tol.gjk_touching * seen + floor;
-        let gap = v.dot(&sp.w) - s.margin * upper;
+        // The plane test on the unit normal (`v·w` of a short `v` underflows in fixed
+        // point), its direction taken orthogonal to the simplex's edges.
+        let n =
+            normalize(&facet_normal(simplex, &v)).map_or_else(SVector::zeros, |n| n.into_inner());
+        let gap = n.dot(&sp.w) - s.margin;
         if gap > T::zero() {
             // Separating plane at offset m: advance to where B's motion brings it to m.
-            let vu = v.dot(&s.u);
+            let nu = n.dot(&s.u);
             let room = s.end - lambda;
-            if !(vu > T::zero()) || gap > vu * room {
+            if !(nu > T::zero()) || gap > nu * room {
                 let end = End::Miss {
-                    separating: !(vu > T::zero()),
+                    separating: !(nu > T::zero()),
                 };
                 return Ok(Swept {
                     end,
@@ -190,15 +202,15 @@ where
                     steps,
                 });
             }
-            let step = gap / vu;
+            let step = gap / nu;
             lambda += step;
             let du = s.u * step;
             shift += du;
             shift_simplex(simplex, &du);
             sp = SupportPoint::new(sp.a, sp.b + du);
             check_range(&sp, limit)?;
-            plane = normalize(&-v);
-            (advanced, from_simplex) = (true, false);
+            plane = Some(Unit::new_unchecked(-n));
+            (advanced, from_simplex, restarted) = (true, false, false);
             steps += 1;
         }
         let stall = |termination| {
@@ -217,11 +229,9 @@ where
         if simplex.overflowed() {
             return Err(QueryError::OutOfRange);
         }
-        let Some(c) = simplex.solve(tol.gjk_touching) else {
-            return stall(CastTermination::Degenerate);
-        };
-        let nc = norm(&c.v);
-        if c.full || nc <= s.margin + band {
+        let solved = simplex.solve(tol.gjk_touching);
+        let nc = solved.as_ref().map_or(upper, |c| norm(&c.v));
+        if let Some(c) = solved.filter(|c| c.full || nc <= s.margin + band) {
             let end = End::Reached(Reached {
                 lambda,
                 v: c.v,
@@ -231,6 +241,7 @@ where
                 band,
                 plane,
                 advanced,
+                stalled: false,
             });
             return Ok(Swept {
                 end,
@@ -239,10 +250,47 @@ where
             });
         }
         // At a fixed λ, ‖v‖ strictly decreases in exact arithmetic (GJK's backup test).
-        if from_simplex && nc >= upper {
-            return stall(CastTermination::NoProgress);
-        }
-        (v, upper, from_simplex) = (c.v, nc, true);
+        // A simplex carried across advances can stall on rounding (4D in f32): restart GJK
+        // once at this λ from the centres before giving up.
+        let Some(c) = solved.filter(|_| !(from_simplex && nc >= upper)) else {
+            // Fixed point, stalled within 16 bands of the margin: its resolution there (an
+            // ulp of a short `v` tilts it: docs/casts.md §1). A hit, its distance says how far.
+            if restarted
+                && crate::real::is_fixed::<T>()
+                && upper <= s.margin + band * crate::real::lit(16.0)
+            {
+                let end = End::Reached(Reached {
+                    lambda,
+                    v,
+                    a: wa,
+                    b: wb,
+                    upper,
+                    band,
+                    plane,
+                    advanced,
+                    stalled: true,
+                });
+                return Ok(Swept {
+                    end,
+                    iterations: it,
+                    steps,
+                });
+            }
+            if restarted {
+                let end = if solved.is_some() {
+                    CastTermination::NoProgress
+                } else {
+                    CastTermination::Degenerate
+                };
+                return stall(end);
+            }
+            simplex.clear();
+            let p = SupportPoint::new(ca, cb + shift);
+            (v, wa, wb) = (p.w, p.a, p.b);
+            (upper, from_simplex, restarted) = (norm(&v), false, true);
+            continue;
+        };
+        (v, wa, wb, upper, from_simplex) = (c.v, c.a, c.b, nc, true);
     }
     Ok(Swept {
         end: End::Stalled {
@@ -271,4 +319,42 @@ where
             simplex.push(*p);
         }
     }
+}
+
+/// `v` without its components along the edges of the simplex (in exact arithmetic `v` is
+/// orthogonal to them). Near contact `v` is short and its rounding — one ulp per component
+/// in fixed point — tilts it by `ulp/‖v‖`; over a face as long as the pair that moves the
+/// support point by more than `‖v‖` and no plane separates. The edges are long, so the
+/// direction orthogonal to them is accurate (Gram–Schmidt on the edges).
+fn facet_normal<T: Real, const D: usize>(
+    simplex: &Simplex<T, D>,
+    v: &SVector<T, D>,
+) -> SVector<T, D>
+where
+    Const<D>: Dim,
+{
+    let mut basis = [SVector::<T, D>::zeros(); crate::dim::MAX_DIM];
+    let (mut k, mut base) = (0, None);
+    for p in simplex.points() {
+        let Some(b) = base else {
+            base = Some(p.w);
+            continue;
+        };
+        let mut e = p.w - b;
+        for q in &basis[..k] {
+            e -= q * q.dot(&e);
+        }
+        let scale = p.w.amax().max(b.amax());
+        if k < D && norm(&e) > T::default_epsilon() * crate::real::lit(1024.0) * scale {
+            if let Some(u) = normalize(&e) {
+                basis[k] = u.into_inner();
+                k += 1;
+            }
+        }
+    }
+    let mut r = *v;
+    for q in &basis[..k] {
+        r -= q * q.dot(&r);
+    }
+    if normalize(&r).is_some() { r } else { *v }
 }

@@ -15,8 +15,7 @@
 //! and the cores stay beyond the margin `m` until `t + (ℓ − m)/μ`. `μ ≤ 0`: never.
 
 use super::{
-    Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim,
-    ShapeCast, ShapeHit,
+    Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim, ShapeCast, ShapeHit,
     linear::{cast_local, place},
     motion::core_reach,
     ray::{miss, stalled},
@@ -285,7 +284,11 @@ where
         };
         if o.upper <= o.band {
             let (rot_b, tr_b) = self.motion_b.frame_at(t);
-            let placed = place(self.b, &p.rot_a.tr_mul(&rot_b), &p.rot_a.tr_mul(&(tr_b - p.tr_a)))?;
+            let placed = place(
+                self.b,
+                &p.rot_a.tr_mul(&rot_b),
+                &p.rot_a.tr_mul(&(tr_b - p.tr_a)),
+            )?;
             if let Some(c) = <Const<D> as CastDim<T, D>>::signed(self.a, &placed, tol)? {
                 hit.distance = c.separation;
                 hit.normal = Some(c.normal);
@@ -368,7 +371,12 @@ where
         let (mut armed, mut last_normal) = (true, None);
         loop {
             if steps == options.max_steps {
-                return Ok(stalled(t, CastTermination::MaxIterations, iterations, steps));
+                return Ok(stalled(
+                    t,
+                    CastTermination::MaxIterations,
+                    iterations,
+                    steps,
+                ));
             }
             steps += 1;
             let p = self.probe(t, tol, &mut cache)?;
