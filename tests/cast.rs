@@ -1143,11 +1143,11 @@ cases!(toi_against_sampling, [2 => d2, 3 => d3]);
 #[test]
 #[ignore]
 fn toi_against_sampling_sweep() {
-    toi_sampled::<f64, 2>(60, 4000, 10);
-    toi_sampled::<f64, 3>(60, 4000, 10);
-    toi_sampled::<f32, 3>(60, 2000, 10);
+    toi_sampled::<f64, 2>(60, 4000, 5);
+    toi_sampled::<f64, 3>(60, 4000, 5);
+    toi_sampled::<f32, 3>(60, 2000, 5);
     #[cfg(feature = "fixed")]
-    toi_sampled::<Fx, 3>(60, 2000, 10);
+    toi_sampled::<Fx, 3>(60, 2000, 5);
 }
 
 /// `time_of_impact` without rotation is the linear cast; `between` reaches its end pose,
@@ -1389,3 +1389,4 @@ fn bad_input_is_an_error() {
     .unwrap();
     assert!((far.hit.unwrap().toi - (1e6 - 1.0)).abs() < 1e-6);
 }
+

@@ -79,3 +79,44 @@ pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
             .distance
     }
 }
+
+/// Pose conversions for one parry crate and scalar `T` (in scope: `T`, and the parry
+/// crate's `Pose`, `Rotation`, `Vector`): `Iso`/`iso` for ours, `pose` for parry, from the
+/// same f64 pose. 3D: [`Pose3F`]; 2D: [`Pose2F`].
+#[allow(unused_macros)]
+macro_rules! pose_conversions {
+    (3) => {
+        type Iso = nalgebra::Isometry3<T>;
+        type PoseF = crate::common::Pose3F;
+        fn iso(p: &PoseF) -> Iso {
+            nalgebra::Isometry3::from_parts(
+                nalgebra::Translation3::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
+                nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
+                    p.q[0] as T,
+                    p.q[1] as T,
+                    p.q[2] as T,
+                    p.q[3] as T,
+                )),
+            )
+        }
+        fn pose(p: &PoseF) -> Pose {
+            Pose::from_parts(
+                Vector::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
+                Rotation::from_xyzw(p.q[1] as T, p.q[2] as T, p.q[3] as T, p.q[0] as T).normalize(),
+            )
+        }
+    };
+    (2) => {
+        type Iso = nalgebra::Isometry2<T>;
+        type PoseF = crate::common::Pose2F;
+        fn iso(p: &PoseF) -> Iso {
+            nalgebra::Isometry2::new(
+                nalgebra::Vector2::new(p.t[0] as T, p.t[1] as T),
+                p.angle as T,
+            )
+        }
+        fn pose(p: &PoseF) -> Pose {
+            Pose::new(Vector::new(p.t[0] as T, p.t[1] as T), p.angle as T)
+        }
+    };
+}
