@@ -96,7 +96,8 @@ where
             b.iter(|| {
                 let mut n = 0u32;
                 for (p, r) in &batch {
-                    let cast = query::cast_ray(black_box(p), s, black_box(r), lit(10.0), true, &tol);
+                    let cast =
+                        query::cast_ray(black_box(p), s, black_box(r), lit(10.0), true, &tol);
                     n += u32::from(cast.unwrap().hit.is_some());
                 }
                 n
@@ -112,8 +113,12 @@ where
     let tol = Tolerances::<T>::default();
     let mut rng = SplitMix64(0x5EED_0003);
     let (a, b) = (
-        Cuboid::new(SVector::<T, D>::from_fn(|i, _| lit([1.0, 0.7, 0.5, 0.6][i % 4]))),
-        Cuboid::new(SVector::<T, D>::from_fn(|i, _| lit([0.6, 0.9, 0.4, 0.5][i % 4]))),
+        Cuboid::new(SVector::<T, D>::from_fn(|i, _| {
+            lit([1.0, 0.7, 0.5, 0.6][i % 4])
+        })),
+        Cuboid::new(SVector::<T, D>::from_fn(|i, _| {
+            lit([0.6, 0.9, 0.4, 0.5][i % 4])
+        })),
     );
     let batch: Vec<_> = (0..BATCH)
         .map(|_| {
@@ -170,7 +175,9 @@ fn motions() -> Vec<Motion> {
                 UnitQuaternion::from_axis_angle(&axis, rng.range(-0.5, 0.5)),
             );
             let end = Isometry3::from_parts(
-                Translation::from(start.translation.vector + Vector3::from_fn(|_, _| rng.range(-0.3, 0.3))),
+                Translation::from(
+                    start.translation.vector + Vector3::from_fn(|_, _| rng.range(-0.3, 0.3)),
+                ),
                 UnitQuaternion::from_axis_angle(&axis, rng.range(0.8, 1.6)) * start.rotation,
             );
             let dir = Vector3::from(rng.unit_vec::<3>());
@@ -178,7 +185,11 @@ fn motions() -> Vec<Motion> {
                 Translation::from(dir * rng.range(0.7, 1.4)),
                 UnitQuaternion::from_axis_angle(&axis, rng.range(-1.0, 1.0)),
             );
-            Motion { start, end, obstacle }
+            Motion {
+                start,
+                end,
+                obstacle,
+            }
         })
         .collect()
 }
@@ -223,9 +234,13 @@ fn bench_motion(c: &mut Criterion) {
         let dist = |t: f64| {
             let pose = Isometry3::from_parts(
                 Translation::from(swing.transform_point(t, &Point3::origin()).coords),
-                UnitQuaternion::from_rotation_matrix(&Rotation::from_matrix_unchecked(swing.rotation_at(t))),
+                UnitQuaternion::from_rotation_matrix(&Rotation::from_matrix_unchecked(
+                    swing.rotation_at(t),
+                )),
             );
-            query::distance(&pose, &link, &m.obstacle, &obstacle, &tol).unwrap().distance
+            query::distance(&pose, &link, &m.obstacle, &obstacle, &tol)
+                .unwrap()
+                .distance
         };
         if let Some(n) = fixed_step_samples(dist, margin, speed) {
             ca_free += u64::from(check.steps);
@@ -246,7 +261,12 @@ fn bench_motion(c: &mut Criterion) {
     );
     let motions: Vec<_> = batch
         .iter()
-        .map(|m| (RigidMotion::between(&m.start, &m.end), RigidMotion::fixed(&m.obstacle)))
+        .map(|m| {
+            (
+                RigidMotion::between(&m.start, &m.end),
+                RigidMotion::fixed(&m.obstacle),
+            )
+        })
         .collect();
     c.bench_function("motion/3d_f64/link_box", |b| {
         b.iter(|| {

@@ -586,9 +586,10 @@ fn main() {
     manifolds::<f64>("f64");
     manifolds::<f32>("f32");
     manifolds::<simba::scalar::FixedI40F24>("fixed-point I40F24");
-    let dir = std::env::args()
-        .nth(1)
-        .map_or_else(|| std::path::PathBuf::from("target/tour"), std::path::PathBuf::from);
+    let dir = std::env::args().nth(1).map_or_else(
+        || std::path::PathBuf::from("target/tour"),
+        std::path::PathBuf::from,
+    );
     if let Err(e) = manifold_svg(&dir) {
         println!("\n(could not write {}/manifolds.svg: {e})", dir.display());
     }
@@ -643,7 +644,10 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
     let h = |x: f64| lit::<T>(x);
     let tol = Tolerances::<T>::default();
     println!("\n== casts, {name}");
-    let ray = Ray::new(Point3::new(h(-3.0), h(0.2), h(0.1)), Vector3::new(h(1.0), h(0.0), h(0.0)));
+    let ray = Ray::new(
+        Point3::new(h(-3.0), h(0.2), h(0.1)),
+        Vector3::new(h(1.0), h(0.0), h(0.0)),
+    );
     let cube = Cuboid::new(Vector3::new(h(0.5), h(0.5), h(0.5)));
     let ball = Ball::new(h(0.5));
     let capsule = Capsule::new(
@@ -651,8 +655,11 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
         Point3::new(h(0.0), h(0.5), h(0.0)),
         h(0.25),
     );
-    let shapes: [(&str, &dyn SupportMap<T, 3>); 3] =
-        [("ray at a box", &cube), ("ray at a ball", &ball), ("ray at a capsule", &capsule)];
+    let shapes: [(&str, &dyn SupportMap<T, 3>); 3] = [
+        ("ray at a box", &cube),
+        ("ray at a ball", &ball),
+        ("ray at a capsule", &capsule),
+    ];
     for (what, s) in shapes {
         match query::cast_ray(&Isometry3::identity(), s, &ray, h(10.0), true, &tol) {
             Ok(c) => match c.hit {
@@ -670,7 +677,11 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
             Err(e) => println!("{what:<40} error: {e}"),
         }
     }
-    let opts = CastOptions { max_toi: h(5.0), target_distance: h(0.05), ..CastOptions::default() };
+    let opts = CastOptions {
+        max_toi: h(5.0),
+        target_distance: h(0.05),
+        ..CastOptions::default()
+    };
     let still = LinearMotion::new(Isometry3::identity(), Vector3::zeros());
     show_cast(
         "box thrown at a box (margin 0.05)",
@@ -678,7 +689,10 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
             &still,
             &cube,
             &LinearMotion::new(
-                Isometry3::new(Vector3::new(h(3.0), h(0.3), h(0.0)), Vector3::new(h(0.0), h(0.0), h(0.4))),
+                Isometry3::new(
+                    Vector3::new(h(3.0), h(0.3), h(0.0)),
+                    Vector3::new(h(0.0), h(0.0), h(0.4)),
+                ),
                 Vector3::new(h(-1.0), h(0.0), h(0.0)),
             ),
             &cube,
@@ -691,21 +705,43 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
         query::cast_shapes(
             &still,
             &cube,
-            &LinearMotion::new(Isometry3::translation(h(1.0), h(0.0), h(0.0)), Vector3::new(h(0.0), h(1.0), h(0.0))),
+            &LinearMotion::new(
+                Isometry3::translation(h(1.0), h(0.0), h(0.0)),
+                Vector3::new(h(0.0), h(1.0), h(0.0)),
+            ),
             &cube,
             &CastOptions::default(),
             &tol,
         ),
     );
     let bar = Cuboid::new(Vector3::new(h(1.0), h(0.02), h(0.02)));
-    let spin = RigidMotion::new(&Isometry3::identity(), Point3::origin(), Vector3::zeros(), Vector3::new(h(0.0), h(0.0), h(30.0)));
+    let spin = RigidMotion::new(
+        &Isometry3::identity(),
+        Point3::origin(),
+        Vector3::zeros(),
+        Vector3::new(h(0.0), h(0.0), h(30.0)),
+    );
     let rest = RigidMotion::fixed(&Isometry3::translation(h(0.0), h(0.8), h(0.0)));
     show_cast(
         "bar spinning 30 rad/s at a ball",
-        query::time_of_impact(&spin, &bar, &rest, &Ball::new(h(0.05)), &CastOptions::default(), &tol),
+        query::time_of_impact(
+            &spin,
+            &bar,
+            &rest,
+            &Ball::new(h(0.05)),
+            &CastOptions::default(),
+            &tol,
+        ),
     );
-    let link = Capsule::new(Point3::origin(), Point3::new(h(1.0), h(0.0), h(0.0)), h(0.1));
-    let swing = RigidMotion::between(&Isometry3::identity(), &Isometry3::rotation(Vector3::new(h(0.0), h(0.0), h(1.5))));
+    let link = Capsule::new(
+        Point3::origin(),
+        Point3::new(h(1.0), h(0.0), h(0.0)),
+        h(0.1),
+    );
+    let swing = RigidMotion::between(
+        &Isometry3::identity(),
+        &Isometry3::rotation(Vector3::new(h(0.0), h(0.0), h(1.5))),
+    );
     let obstacle = RigidMotion::fixed(&Isometry3::translation(h(1.0), h(1.0), h(0.0)));
     let small = Cuboid::new(Vector3::new(h(0.2), h(0.2), h(0.2)));
     for margin in [0.01, 0.1] {
@@ -717,7 +753,10 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
                 c.is_free(),
                 c.steps,
                 c.safe_toi,
-                c.hit.map_or(String::new(), |h| format!(", first contact at {:.4}", h.toi))
+                c.hit.map_or(String::new(), |h| format!(
+                    ", first contact at {:.4}",
+                    h.toi
+                ))
             ),
             Err(e) => println!("link swing: error: {e}"),
         }
@@ -745,13 +784,21 @@ fn cast_svg(dir: &std::path::Path) -> std::io::Result<()> {
         &hull,
         &LinearMotion::new(start, vel),
         &cube,
-        &CastOptions { max_toi: 5.0, ..CastOptions::default() },
+        &CastOptions {
+            max_toi: 5.0,
+            ..CastOptions::default()
+        },
         &tol,
     )
     .map_err(std::io::Error::other)?;
-    let hit = cast.hit.ok_or_else(|| std::io::Error::other("the cast should hit"))?;
+    let hit = cast
+        .hit
+        .ok_or_else(|| std::io::Error::other("the cast should hit"))?;
     let poly = |pts: Vec<Point2<f64>>, style: &str| {
-        let p: Vec<String> = pts.iter().map(|q| format!("{:.4},{:.4}", q.x, q.y)).collect();
+        let p: Vec<String> = pts
+            .iter()
+            .map(|q| format!("{:.4},{:.4}", q.x, q.y))
+            .collect();
         format!("<polygon points='{}' {style}/>\n", p.join(" "))
     };
     let corners = |pose: &Isometry2<f64>| {
@@ -763,21 +810,37 @@ fn cast_svg(dir: &std::path::Path) -> std::io::Result<()> {
     let mut svg = String::from(
         "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4.2 -1.4 5.6 3.6' width='840' height='540'>\n<g transform='scale(1,-1) translate(0,-0.8)'>\n",
     );
-    svg += &poly(hull.points().to_vec(), "fill='#dde' stroke='black' stroke-width='0.01'");
+    svg += &poly(
+        hull.points().to_vec(),
+        "fill='#dde' stroke='black' stroke-width='0.01'",
+    );
     let steps = 6;
     for k in 0..steps {
         let t = hit.toi * k as f64 / steps as f64;
-        let pose = Isometry2::from_parts((start.translation.vector + vel * t).into(), start.rotation);
-        svg += &poly(corners(&pose), "fill='none' stroke='#999' stroke-width='0.008'");
+        let pose =
+            Isometry2::from_parts((start.translation.vector + vel * t).into(), start.rotation);
+        svg += &poly(
+            corners(&pose),
+            "fill='none' stroke='#999' stroke-width='0.008'",
+        );
     }
-    let at = Isometry2::from_parts((start.translation.vector + vel * hit.toi).into(), start.rotation);
-    svg += &poly(corners(&at), "fill='#fdb' stroke='black' stroke-width='0.01'");
+    let at = Isometry2::from_parts(
+        (start.translation.vector + vel * hit.toi).into(),
+        start.rotation,
+    );
+    svg += &poly(
+        corners(&at),
+        "fill='#fdb' stroke='black' stroke-width='0.01'",
+    );
     svg += &format!(
         "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='#999' stroke-width='0.01' stroke-dasharray='0.05'/>\n",
         start.translation.x, start.translation.y, at.translation.x, at.translation.y
     );
     for (p, color) in [(hit.point_a, "red"), (hit.point_b, "blue")] {
-        svg += &format!("<circle cx='{:.4}' cy='{:.4}' r='0.035' fill='{color}'/>\n", p.x, p.y);
+        svg += &format!(
+            "<circle cx='{:.4}' cy='{:.4}' r='0.035' fill='{color}'/>\n",
+            p.x, p.y
+        );
     }
     if let Some(n) = hit.normal {
         let e = hit.point_a + n.into_inner() * 0.5;

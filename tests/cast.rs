@@ -1389,4 +1389,3 @@ fn bad_input_is_an_error() {
     .unwrap();
     assert!((far.hit.unwrap().toi - (1e6 - 1.0)).abs() < 1e-6);
 }
-

@@ -72,7 +72,13 @@ fn inputs() -> Inputs {
             let u = rng.unit_vec::<3>();
             let o: [f64; 3] = std::array::from_fn(|i| p.t[i] + 4.0 * u[i]);
             let aim: [f64; 3] = std::array::from_fn(|i| p.t[i] + rng.range(-1.3, 1.3));
-            (p, RayF { o, d: std::array::from_fn(|i| aim[i] - o[i]) })
+            (
+                p,
+                RayF {
+                    o,
+                    d: std::array::from_fn(|i| aim[i] - o[i]),
+                },
+            )
         })
         .collect();
     let mut moving = |turn: f64, speed: f64| -> Vec<MoveF> {

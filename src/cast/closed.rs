@@ -146,6 +146,64 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
     hit_or_miss(t_out, max_toi, axis(i_out, s), true)
 }
 
+/// The ray `o + t·d` against the capsule of radius `r > 0` around `[p, q]`, for an origin
+/// outside it (`None` otherwise: the GJK ray cast takes it): the first entry into the
+/// union of the two end balls and the cylinder between them — the smaller root of the
+/// infinite cylinder's quadratic, kept when its axial coordinate lies on the segment.
+pub(crate) fn ray_capsule<T: Real, const D: usize>(
+    (p, q, r): (&Point<T, D>, &Point<T, D>, T),
+    o: &Point<T, D>,
+    d: &SVector<T, D>,
+    max_toi: T,
+) -> Option<Closed<T, D>> {
+    let (ba, oa) = (q - p, o - p);
+    let (baba, baoa) = (ba.norm_squared(), ba.dot(&oa));
+    // The origin's distance to the segment decides inside/outside.
+    let s = if baba > T::zero() {
+        (baoa / baba).max(T::zero()).min(T::one())
+    } else {
+        T::zero()
+    };
+    if (oa - ba * s).norm_squared() <= r * r {
+        return None;
+    }
+    let mut best: Option<(T, SVector<T, D>)> = None;
+    let mut keep = |t: T, axis: T| {
+        if t >= T::zero() && best.is_none_or(|(b, _)| t < b) {
+            let x = oa + d * t;
+            best = Some((t, x - ba * axis));
+        }
+    };
+    for (c, axis) in [(p, T::zero()), (q, T::one())] {
+        if let Closed::Hit { toi, .. } = ray_ball(r, &Point::from(o - c), d, max_toi, true) {
+            keep(toi, axis);
+        }
+    }
+    if baba > T::zero() {
+        // |x⊥|² = r² for x = oa + t d, x⊥ = x − (x·ba/baba) ba.
+        let (bad, dd, oad) = (ba.dot(d), d.norm_squared(), oa.dot(d));
+        let a = dd - bad * bad / baba;
+        let b = oad - baoa * bad / baba;
+        let c = oa.norm_squared() - baoa * baoa / baba - r * r;
+        let disc = b * b - a * c;
+        if a > T::zero() && disc >= T::zero() && b < T::zero() {
+            let t = c / (sqrt0(disc) - b);
+            let y = (baoa + t * bad) / baba;
+            if y >= T::zero() && y <= T::one() {
+                keep(t, y);
+            }
+        }
+    }
+    Some(match best {
+        Some((t, off)) if t <= max_toi => Closed::Hit {
+            toi: t,
+            normal: Unit::try_new(off, T::zero()),
+            inside: false,
+        },
+        _ => Closed::Miss,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

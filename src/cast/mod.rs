@@ -2,7 +2,8 @@
 //! and motion checks for planners (docs/casts.md).
 //!
 //! - [`cast_ray`]: GJK ray cast against any support map (van den Bergen 2004), any `D`;
-//!   balls and boxes take a closed form behind the same call ([`SupportMap::primitive`]).
+//!   balls, boxes and capsules take a closed form behind the same call
+//!   ([`SupportMap::primitive`]).
 //! - [`cast_shapes`]: two shapes with constant linear velocities: the ray cast on their
 //!   configuration-space obstacle `A − B`, any `D`.
 //! - [`time_of_impact`]: rigid motions with rotation ([`RigidMotion`]), by conservative

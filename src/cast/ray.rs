@@ -68,9 +68,13 @@ where
     }
     let o = pose.inverse_transform_point(&ray.origin);
     let d = pose.inverse_transform_vector(&ray.dir);
-    let mut cast = match shape.primitive().filter(|_| !crate::real::is_fixed::<T>()) {
-        Some(p) if closed_applies(&p) => closed_form(&p, &o, &d, max_toi, solid),
-        _ => ray_local(shape, &o, &d, max_toi, solid, tol)?,
+    let closed = shape
+        .primitive()
+        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p))
+        .and_then(|p| closed_form(&p, &o, &d, max_toi, solid));
+    let mut cast = match closed {
+        Some(c) => c,
+        None => ray_local(shape, &o, &d, max_toi, solid, tol)?,
     };
     if let Some(h) = cast.hit.as_mut() {
         h.normal = h
@@ -81,29 +85,31 @@ where
     Ok(cast)
 }
 
-/// Whether a primitive has a closed form here (a ball of radius 0 is a point: GJK).
+/// Whether a primitive has a closed form here (radius 0: a point or segment, GJK).
 fn closed_applies<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
     match p {
-        Primitive::Ball { radius } => *radius > T::zero(),
+        Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => *radius > T::zero(),
         _ => true,
     }
 }
 
-/// The closed forms, as a cast in the local frame.
+/// The closed forms, as a cast in the local frame (`None`: none applies, e.g. a capsule
+/// from inside).
 fn closed_form<T: Real, const D: usize>(
     p: &Primitive<T, D>,
     o: &Point<T, D>,
     d: &SVector<T, D>,
     max_toi: T,
     solid: bool,
-) -> RayCast<T, D> {
+) -> Option<RayCast<T, D>> {
     let answer = match p {
         Primitive::Ball { radius } => closed::ray_ball(*radius, o, d, max_toi, solid),
         Primitive::Cuboid { half_extents } => {
             closed::ray_cuboid(half_extents, o, d, max_toi, solid)
         }
+        Primitive::Capsule { a, b, radius } => closed::ray_capsule((a, b, *radius), o, d, max_toi)?,
     };
-    match answer {
+    Some(match answer {
         Closed::Hit {
             toi,
             normal,
@@ -123,7 +129,7 @@ fn closed_form<T: Real, const D: usize>(
             steps: 0,
             termination: CastTermination::Horizon,
         },
-    }
+    })
 }
 
 fn hit_cast<T: Real, const D: usize>(

@@ -184,7 +184,7 @@ where
         seen = seen.max(extent(&sp, &shift));
         band = tol.gjk_touching * seen + floor;
         // The plane test on the unit normal (`v·w` of a short `v` underflows in fixed
-        // point), its direction taken orthogonal to the simplex's edges.
+        // point), there with its direction taken orthogonal to the simplex's edges.
         let n =
             normalize(&facet_normal(simplex, &v)).map_or_else(SVector::zeros, |n| n.into_inner());
         let gap = n.dot(&sp.w) - s.margin;

@@ -94,6 +94,15 @@ pub enum Primitive<T: Real, const D: usize> {
         /// The half-extents `h`.
         half_extents: SVector<T, D>,
     },
+    /// The points within `radius` of the segment `[a, b]` ([`Capsule`]).
+    Capsule {
+        /// One end of the core segment.
+        a: Point<T, D>,
+        /// The other end.
+        b: Point<T, D>,
+        /// The radius.
+        radius: T,
+    },
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
