@@ -345,11 +345,12 @@ where
             e -= q * q.dot(&e);
         }
         let scale = p.w.amax().max(b.amax());
-        if k < D && norm(&e) > T::default_epsilon() * crate::real::lit(1024.0) * scale {
-            if let Some(u) = normalize(&e) {
-                basis[k] = u.into_inner();
-                k += 1;
-            }
+        if k < D
+            && norm(&e) > T::default_epsilon() * crate::real::lit(1024.0) * scale
+            && let Some(u) = normalize(&e)
+        {
+            basis[k] = u.into_inner();
+            k += 1;
         }
     }
     let mut r = *v;
