@@ -317,7 +317,7 @@ where
     let mut net = T::zero();
     let mut aabb = SVector::<T, D>::zeros();
     let count = 3usize.pow(D as u32);
-    for code in 1..count {
+    for code in 0..count {
         let mut d = SVector::<T, D>::zeros();
         let (mut k, mut nonzero) = (code, 0);
         for i in 0..D {
@@ -338,4 +338,51 @@ where
     }
     let by_net = net / lit::<T>(<Const<D> as RotationDim<T, D>>::NET_COSINE);
     slack(by_net.min(norm(&aabb)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, Polytope};
+    use nalgebra::{Point2, Point3};
+
+    /// The reach bounds every vertex's distance from the centre and is within the net's
+    /// factor `1/κ` of the truth. Regression: the base-3 enumeration of the net started at
+    /// code 1 and lost the direction (−1, …, −1) (code 0); without it the net no longer
+    /// covers the sphere within κ and the "bound" fell below the truth (2.009 < 2.066).
+    #[test]
+    fn core_reach_is_a_bound() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..50 {
+            let pts: Vec<Point3<f64>> = (0..12)
+                .map(|_| Point3::new(next(), next(), next()))
+                .collect();
+            let c = Point3::new(next(), next(), next()) * 0.5;
+            let hull = Polytope::try_new(pts.clone()).unwrap();
+            let truth = pts.iter().map(|p| (p - c).norm()).fold(0.0, f64::max);
+            let r = core_reach(&hull, &c);
+            assert!(
+                r >= truth && r <= truth / 0.88645 * (1.0 + 1e-9),
+                "{r} vs {truth}"
+            );
+            let pts2: Vec<Point2<f64>> = (0..8).map(|_| Point2::new(next(), next())).collect();
+            let c2 = Point2::new(next(), next());
+            let truth2 = pts2.iter().map(|p| (p - c2).norm()).fold(0.0, f64::max);
+            let r2 = core_reach(&Polytope::try_new(pts2).unwrap(), &c2);
+            assert!(
+                r2 >= truth2 && r2 <= truth2 / 0.923879 * (1.0 + 1e-9),
+                "{r2} vs {truth2}"
+            );
+        }
+        // A capsule's core is its segment: the radius does not count.
+        let cap = Capsule::new(Point3::new(-1.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), 0.5);
+        let r = core_reach(&cap, &Point3::origin());
+        assert!((1.0..=1.0 / 0.88645 + 1e-9).contains(&r), "{r}");
+    }
 }
