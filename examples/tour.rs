@@ -1,9 +1,13 @@
 //! A tour of convex-proximity on built-in shapes: distance and intersection queries in
 //! f32, f64 and fixed-point, in 2D, 3D and 6D, with the witness points, the bounds GJK
 //! proved, its iteration count and why it stopped; signed distances (contact, with EPA's
-//! penetration depth) in 2D and 3D; then a warm-started moving pair.
+//! penetration depth) in 2D and 3D; a warm-started moving pair; then casts: rays, a
+//! linear shape cast, a time of impact under rotation and a planner's motion check.
 //!
-//! Run: `cargo run --release --example tour`
+//! Pictures (the 2D manifolds, a 2D shape cast) go into `target/tour/`, or into the
+//! directory given as the first argument; the tour never writes into the source tree.
+//!
+//! Run: `cargo run --release --example tour [DIR]`
 
 use convex_proximity::{
     Dim, Real, Tolerances,
@@ -298,8 +302,8 @@ fn manifolds<T: Real + std::fmt::Display>(name: &str) {
     }
 }
 
-/// Writes `docs/img/manifolds.svg`: three 2D manifolds (shapes, normal, clipped points).
-fn manifold_svg() -> std::io::Result<()> {
+/// Writes `DIR/manifolds.svg`: three 2D manifolds (shapes, normal, clipped points).
+fn manifold_svg(dir: &std::path::Path) -> std::io::Result<()> {
     let tol = Tolerances::<f64>::default();
     let ground = Cuboid::new(Vector2::new(1.2, 0.3));
     let shapes: [(Cuboid<f64, 2>, Isometry2<f64>); 3] = [
@@ -356,10 +360,12 @@ fn manifold_svg() -> std::io::Result<()> {
         }
     }
     svg += "</g>\n</svg>\n";
-    std::fs::create_dir_all("docs/img")?;
-    std::fs::write("docs/img/manifolds.svg", svg)?;
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("manifolds.svg");
+    std::fs::write(&path, svg)?;
     println!(
-        "\nwrote docs/img/manifolds.svg (red: points on A, blue: on B, green: normal from A to B)"
+        "\nwrote {} (red: points on A, blue: on B, green: normal from A to B)",
+        path.display()
     );
     Ok(())
 }
@@ -580,8 +586,277 @@ fn main() {
     manifolds::<f64>("f64");
     manifolds::<f32>("f32");
     manifolds::<simba::scalar::FixedI40F24>("fixed-point I40F24");
-    if let Err(e) = manifold_svg() {
-        println!("\n(could not write docs/img/manifolds.svg: {e})");
+    let dir = std::env::args().nth(1).map_or_else(
+        || std::path::PathBuf::from("target/tour"),
+        std::path::PathBuf::from,
+    );
+    if let Err(e) = manifold_svg(&dir) {
+        println!("\n(could not write {}/manifolds.svg: {e})", dir.display());
     }
     warm_start();
+    casts::<f64>("f64");
+    casts::<f32>("f32");
+    casts::<simba::scalar::FixedI40F24>("fixed-point I40F24");
+    if let Err(e) = cast_svg(&dir) {
+        println!("\n(could not write {}/cast.svg: {e})", dir.display());
+    }
+}
+
+/// Prints one cast: the hit (time, normal, points) or why there is none.
+fn show_cast<T: Real + std::fmt::Display, const D: usize>(
+    what: &str,
+    cast: Result<query::ShapeCast<T, D>, convex_proximity::QueryError>,
+) {
+    let v = |p: &[T]| {
+        p.iter()
+            .map(|x| format!("{x:.4}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match cast {
+        Ok(c) => match c.hit {
+            Some(h) => println!(
+                "{what:<40} toi {:>8.5} [{:.5}, {}] {:?}, {} steps, {} support evaluations, n=({}) a=({}) b=({}) distance {:.5}",
+                h.toi,
+                h.lower_bound,
+                h.upper_bound.map_or("-".into(), |u| format!("{u:.5}")),
+                h.termination,
+                c.steps,
+                c.iterations,
+                h.normal.map_or("none".into(), |n| v(n.as_slice())),
+                v(h.point_a.coords.as_slice()),
+                v(h.point_b.coords.as_slice()),
+                h.distance
+            ),
+            None => println!(
+                "{what:<40} no hit: {:?}, safe until {:.5}, {} steps",
+                c.termination, c.safe_toi, c.steps
+            ),
+        },
+        Err(e) => println!("{what:<40} error: {e}"),
+    }
+}
+
+/// Casts in any scalar: rays at a box, a ball and a capsule; a box thrown at a box; a box
+/// sliding along another (no hit); a spinning bar against a ball; a planner's motion check.
+fn casts<T: Real + std::fmt::Display>(name: &str) {
+    use query::{CastOptions, LinearMotion, Ray, RigidMotion};
+    let h = |x: f64| lit::<T>(x);
+    let tol = Tolerances::<T>::default();
+    println!("\n== casts, {name}");
+    let ray = Ray::new(
+        Point3::new(h(-3.0), h(0.2), h(0.1)),
+        Vector3::new(h(1.0), h(0.0), h(0.0)),
+    );
+    let cube = Cuboid::new(Vector3::new(h(0.5), h(0.5), h(0.5)));
+    let ball = Ball::new(h(0.5));
+    let capsule = Capsule::new(
+        Point3::new(h(0.0), h(-0.5), h(0.0)),
+        Point3::new(h(0.0), h(0.5), h(0.0)),
+        h(0.25),
+    );
+    let shapes: [(&str, &dyn SupportMap<T, 3>); 3] = [
+        ("ray at a box", &cube),
+        ("ray at a ball", &ball),
+        ("ray at a capsule", &capsule),
+    ];
+    for (what, s) in shapes {
+        match query::cast_ray(&Isometry3::identity(), s, &ray, h(10.0), true, &tol) {
+            Ok(c) => match c.hit {
+                Some(hit) => println!(
+                    "{what:<40} toi {:>8.5}, {} support evaluations, point ({:.4}, {:.4}, {:.4}), normal {:?}",
+                    hit.toi,
+                    c.iterations,
+                    hit.point.x,
+                    hit.point.y,
+                    hit.point.z,
+                    hit.normal.map(|n| (n.x, n.y, n.z))
+                ),
+                None => println!("{what:<40} no hit ({:?})", c.termination),
+            },
+            Err(e) => println!("{what:<40} error: {e}"),
+        }
+    }
+    let opts = CastOptions {
+        max_toi: h(5.0),
+        target_distance: h(0.05),
+        ..CastOptions::default()
+    };
+    let still = LinearMotion::new(Isometry3::identity(), Vector3::zeros());
+    show_cast(
+        "box thrown at a box (margin 0.05)",
+        query::cast_shapes(
+            &still,
+            &cube,
+            &LinearMotion::new(
+                Isometry3::new(
+                    Vector3::new(h(3.0), h(0.3), h(0.0)),
+                    Vector3::new(h(0.0), h(0.0), h(0.4)),
+                ),
+                Vector3::new(h(-1.0), h(0.0), h(0.0)),
+            ),
+            &cube,
+            &opts,
+            &tol,
+        ),
+    );
+    show_cast(
+        "box sliding along a box it touches",
+        query::cast_shapes(
+            &still,
+            &cube,
+            &LinearMotion::new(
+                Isometry3::translation(h(1.0), h(0.0), h(0.0)),
+                Vector3::new(h(0.0), h(1.0), h(0.0)),
+            ),
+            &cube,
+            &CastOptions::default(),
+            &tol,
+        ),
+    );
+    let bar = Cuboid::new(Vector3::new(h(1.0), h(0.02), h(0.02)));
+    let spin = RigidMotion::new(
+        &Isometry3::identity(),
+        Point3::origin(),
+        Vector3::zeros(),
+        Vector3::new(h(0.0), h(0.0), h(30.0)),
+    );
+    let rest = RigidMotion::fixed(&Isometry3::translation(h(0.0), h(0.8), h(0.0)));
+    show_cast(
+        "bar spinning 30 rad/s at a ball",
+        query::time_of_impact(
+            &spin,
+            &bar,
+            &rest,
+            &Ball::new(h(0.05)),
+            &CastOptions::default(),
+            &tol,
+        ),
+    );
+    let link = Capsule::new(
+        Point3::origin(),
+        Point3::new(h(1.0), h(0.0), h(0.0)),
+        h(0.1),
+    );
+    let swing = RigidMotion::between(
+        &Isometry3::identity(),
+        &Isometry3::rotation(Vector3::new(h(0.0), h(0.0), h(1.5))),
+    );
+    let obstacle = RigidMotion::fixed(&Isometry3::translation(h(1.0), h(1.0), h(0.0)));
+    let small = Cuboid::new(Vector3::new(h(0.2), h(0.2), h(0.2)));
+    for margin in [0.01, 0.1] {
+        let check = query::motion_is_free(&swing, &link, &obstacle, &small, h(margin), &tol);
+        match check {
+            Ok(c) => println!(
+                "{:<40} free: {}, {} distance queries, safe until {:.4}{}",
+                format!("link swing, margin {margin}"),
+                c.is_free(),
+                c.steps,
+                c.safe_toi,
+                c.hit.map_or(String::new(), |h| format!(
+                    ", first contact at {:.4}",
+                    h.toi
+                ))
+            ),
+            Err(e) => println!("link swing: error: {e}"),
+        }
+    }
+}
+
+/// Writes `DIR/cast.svg`: a 2D shape cast — a rotated box thrown at a hull, its positions
+/// along the way (grey), at the hit (orange), the hit points and the normal.
+fn cast_svg(dir: &std::path::Path) -> std::io::Result<()> {
+    use query::{CastOptions, LinearMotion};
+    let tol = Tolerances::<f64>::default();
+    let hull = Polytope::try_new(vec![
+        Point2::new(-0.6, -0.8),
+        Point2::new(0.7, -0.6),
+        Point2::new(0.9, 0.4),
+        Point2::new(0.0, 0.9),
+        Point2::new(-0.8, 0.3),
+    ])
+    .map_err(std::io::Error::other)?;
+    let cube = Cuboid::new(Vector2::new(0.35, 0.2));
+    let start = Isometry2::new(Vector2::new(-3.5, 1.6), 0.6);
+    let vel = Vector2::new(1.5, -0.6);
+    let cast = query::cast_shapes(
+        &LinearMotion::new(Isometry2::identity(), Vector2::zeros()),
+        &hull,
+        &LinearMotion::new(start, vel),
+        &cube,
+        &CastOptions {
+            max_toi: 5.0,
+            ..CastOptions::default()
+        },
+        &tol,
+    )
+    .map_err(std::io::Error::other)?;
+    let hit = cast
+        .hit
+        .ok_or_else(|| std::io::Error::other("the cast should hit"))?;
+    let poly = |pts: Vec<Point2<f64>>, style: &str| {
+        let p: Vec<String> = pts
+            .iter()
+            .map(|q| format!("{:.4},{:.4}", q.x, q.y))
+            .collect();
+        format!("<polygon points='{}' {style}/>\n", p.join(" "))
+    };
+    let corners = |pose: &Isometry2<f64>| {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .iter()
+            .map(|(sx, sy)| pose * Point2::new(sx * 0.35, sy * 0.2))
+            .collect::<Vec<_>>()
+    };
+    let mut svg = String::from(
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4.2 -1.4 5.6 3.6' width='840' height='540'>\n<g transform='scale(1,-1) translate(0,-0.8)'>\n",
+    );
+    svg += &poly(
+        hull.points().to_vec(),
+        "fill='#dde' stroke='black' stroke-width='0.01'",
+    );
+    let steps = 6;
+    for k in 0..steps {
+        let t = hit.toi * k as f64 / steps as f64;
+        let pose =
+            Isometry2::from_parts((start.translation.vector + vel * t).into(), start.rotation);
+        svg += &poly(
+            corners(&pose),
+            "fill='none' stroke='#999' stroke-width='0.008'",
+        );
+    }
+    let at = Isometry2::from_parts(
+        (start.translation.vector + vel * hit.toi).into(),
+        start.rotation,
+    );
+    svg += &poly(
+        corners(&at),
+        "fill='#fdb' stroke='black' stroke-width='0.01'",
+    );
+    svg += &format!(
+        "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='#999' stroke-width='0.01' stroke-dasharray='0.05'/>\n",
+        start.translation.x, start.translation.y, at.translation.x, at.translation.y
+    );
+    for (p, color) in [(hit.point_a, "red"), (hit.point_b, "blue")] {
+        svg += &format!(
+            "<circle cx='{:.4}' cy='{:.4}' r='0.035' fill='{color}'/>\n",
+            p.x, p.y
+        );
+    }
+    if let Some(n) = hit.normal {
+        let e = hit.point_a + n.into_inner() * 0.5;
+        svg += &format!(
+            "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='green' stroke-width='0.015'/>\n",
+            hit.point_a.x, hit.point_a.y, e.x, e.y
+        );
+    }
+    svg += "</g>\n</svg>\n";
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("cast.svg");
+    std::fs::write(&path, svg)?;
+    println!(
+        "\nwrote {} (a box thrown at a hull: grey on the way, orange at the hit at t = {:.4}; red: point on A, blue: on B, green: normal from A to B)",
+        path.display(),
+        hit.toi
+    );
+    Ok(())
 }

@@ -62,6 +62,12 @@ pub enum QueryError {
         /// The field of [`crate::Tolerances`] at fault.
         field: &'static str,
     },
+    /// A cast's input is NaN, infinite or out of range: a ray, a velocity, a motion or a
+    /// field of [`crate::cast::CastOptions`].
+    InvalidCast {
+        /// The input at fault.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for QueryError {
@@ -85,6 +91,9 @@ impl fmt::Display for QueryError {
             }
             Self::InvalidTolerance { field } => {
                 write!(f, "tolerance `{field}` is NaN, negative or out of range")
+            }
+            Self::InvalidCast { what } => {
+                write!(f, "cast input `{what}` is NaN, infinite or out of range")
             }
         }
     }

@@ -9,6 +9,8 @@
 //! - [`query::intersects`]: the separating-axis GJK (ISA-GJK) with early exit.
 //! - `*_with_cache`: warm starts from the previous simplex of the same pair.
 //! - [`gjk`]: the same on two support maps already in one frame.
+//! - [`query::cast_ray`], [`query::cast_shapes`], [`query::time_of_impact`],
+//!   [`query::motion_is_free`]: continuous collision ([`cast`], docs/casts.md).
 //!
 //! Frames: shapes live in their local frames; queries take `nalgebra::Isometry` poses and
 //! return world-frame results, computed internally in A's frame. Units are the user's.
@@ -38,6 +40,7 @@
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod cast;
 pub mod clip;
 mod dim;
 pub mod epa;

@@ -14,6 +14,11 @@ use crate::{
 };
 use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Unit};
 
+pub use crate::cast::{
+    Cast, CastOptions, CastTermination, LinearMotion, Ray, RayCast, RayHit, RigidMotion, ShapeCast,
+    ShapeHit, cast_ray, cast_shapes, motion_is_free, time_of_impact,
+};
+
 /// Shape `S` placed in another frame by a rigid motion `x ↦ R·x + t` (B in A's frame). The
 /// rotation is kept as a matrix, built once from the pose's rotation applied to the axes:
 /// two matrix products per support beat two quaternion rotations.

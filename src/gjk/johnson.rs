@@ -42,7 +42,7 @@ where
     /// it, so determinants of degree `2D` stay in range (docs/gjk.md §2.3).
     inv_scale2: T,
     /// A determinant overflowed (coordinates beyond the scalar's range).
-    pub(super) overflow: bool,
+    pub(crate) overflow: bool,
 }
 
 impl<T: Real, const D: usize> Johnson<T, D>
@@ -134,7 +134,7 @@ where
     }
 
     /// The cofactors `Δᵢ(set)` by slot.
-    pub(super) fn row(&self, set: u8) -> &[T] {
+    pub(crate) fn row(&self, set: u8) -> &[T] {
         let n = D + 1;
         &self.det.as_ref()[set as usize * n..set as usize * n + n]
     }

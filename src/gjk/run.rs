@@ -82,7 +82,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
 }
 
 /// Whether the run uses Johnson's subalgorithm: always for `D ≥ 4`, on request below.
-fn uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool {
+pub(crate) fn uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool {
     D > 3 || tol.gjk_subalgorithm == Subalgorithm::Johnson
 }
 

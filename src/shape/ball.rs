@@ -57,4 +57,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T> {
     fn center(&self) -> Point<T, D> {
         Point::origin()
     }
+    #[inline]
+    fn primitive(&self) -> Option<super::Primitive<T, D>> {
+        Some(super::Primitive::Ball {
+            radius: self.radius,
+        })
+    }
 }

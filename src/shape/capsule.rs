@@ -61,4 +61,12 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
     fn center(&self) -> Point<T, D> {
         self.segment.center()
     }
+    #[inline]
+    fn primitive(&self) -> Option<super::Primitive<T, D>> {
+        Some(super::Primitive::Capsule {
+            a: self.segment.a,
+            b: self.segment.b,
+            radius: self.radius,
+        })
+    }
 }

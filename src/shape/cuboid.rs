@@ -54,4 +54,10 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Cuboid<T, D> {
     fn center(&self) -> Point<T, D> {
         Point::origin()
     }
+    #[inline]
+    fn primitive(&self) -> Option<super::Primitive<T, D>> {
+        Some(super::Primitive::Cuboid {
+            half_extents: self.half_extents,
+        })
+    }
 }

@@ -69,6 +69,40 @@ pub trait SupportMap<T: Real, const D: usize> {
         let (p, q) = (self.core_support(&e), self.core_support(&-e));
         nalgebra::center(&p, &q)
     }
+
+    /// The shape as a [`Primitive`] when it is exactly one (in its local frame), so that
+    /// queries with a closed form (ray casts against balls and boxes) can take it. Default
+    /// `None`: the support map is all the queries use. An override must describe the same
+    /// set as [`support`](Self::support).
+    #[inline]
+    fn primitive(&self) -> Option<Primitive<T, D>> {
+        None
+    }
+}
+
+/// A shape with closed-form queries, as returned by [`SupportMap::primitive`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Primitive<T: Real, const D: usize> {
+    /// The ball of this radius centred at the origin ([`Ball`]).
+    Ball {
+        /// The radius.
+        radius: T,
+    },
+    /// The box `[-h, h]` per axis ([`Cuboid`]).
+    Cuboid {
+        /// The half-extents `h`.
+        half_extents: SVector<T, D>,
+    },
+    /// The points within `radius` of the segment `[a, b]` ([`Capsule`]).
+    Capsule {
+        /// One end of the core segment.
+        a: Point<T, D>,
+        /// The other end.
+        b: Point<T, D>,
+        /// The radius.
+        radius: T,
+    },
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
@@ -88,6 +122,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     fn center(&self) -> Point<T, D> {
         (**self).center()
     }
+    #[inline]
+    fn primitive(&self) -> Option<Primitive<T, D>> {
+        (**self).primitive()
+    }
 }
 
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for Box<S> {
@@ -106,6 +144,10 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline]
     fn center(&self) -> Point<T, D> {
         (**self).center()
+    }
+    #[inline]
+    fn primitive(&self) -> Option<Primitive<T, D>> {
+        (**self).primitive()
     }
 }
 

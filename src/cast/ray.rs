@@ -1,0 +1,309 @@
+//! Ray casts against posed shapes: closed forms for balls and boxes, the GJK ray cast
+//! (`sweep.rs`) for every support map (docs/casts.md §1–2).
+
+use super::{
+    Cast, CastTermination, Ray, RayCast, RayHit,
+    closed::{self, Closed},
+    sweep::{End, Sweep, sweep},
+};
+use crate::{
+    QueryError, Real, Tolerances,
+    dim::Dim,
+    gjk::Simplex,
+    real::normalize,
+    shape::{PointShape, Primitive, SupportMap},
+};
+use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector, Unit};
+
+/// The first point where `ray` meets shape `shape` at `pose`, within `t ∈ [0, max_toi]`
+/// (times in units of `ray.dir`), with the outward normal there, in the world frame.
+///
+/// A ray starting inside the shape hits at 0 when `solid`; otherwise it reports where it
+/// leaves the shape. Rounded shapes (balls, capsules, [`crate::shape::Rounded`]) run on
+/// their cores. Balls and boxes take a closed form ([`SupportMap::primitive`], floating
+/// point), every other support map the GJK ray cast (van den Bergen 2004), in any `D`;
+/// the two agree (tests/cast.rs). A ray passing within GJK's touching band
+/// ([`Tolerances::gjk_touching`] × the shape's size) of a shape counts as a hit.
+///
+/// # Errors
+/// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose;
+/// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`; the
+/// support map errors of [`crate::query::distance`].
+///
+/// ```
+/// use convex_proximity::{Tolerances, query::{self, Ray}, shape::{Capsule, Cuboid}};
+/// use nalgebra::{Isometry2, Isometry3, Point2, Point3, Vector2, Vector3};
+/// // 3D, f64: a box 5 units ahead.
+/// let ray = Ray::new(Point3::origin(), Vector3::x());
+/// let cast = query::cast_ray(&Isometry3::translation(5.0, 0.0, 0.0), &Cuboid::new(Vector3::new(1.0, 1.0, 1.0)),
+///                            &ray, 100.0, true, &Tolerances::default()).unwrap();
+/// let hit = cast.hit.unwrap();
+/// assert!((hit.toi - 4.0f64).abs() < 1e-12 && (hit.normal.unwrap().x + 1.0).abs() < 1e-12);
+/// // 2D, f32: a capsule (GJK ray cast on its core segment).
+/// let c = Capsule::new(Point2::new(0.0f32, -1.0), Point2::new(0.0, 1.0), 0.5);
+/// let cast = query::cast_ray(&Isometry2::translation(3.0, 0.0), &c, &Ray::new(Point2::origin(), Vector2::x()),
+///                            10.0, true, &Tolerances::default()).unwrap();
+/// assert!((cast.hit.unwrap().toi - 2.5).abs() < 1e-5);
+/// ```
+pub fn cast_ray<T, R, const D: usize, S>(
+    pose: &Isometry<T, R, D>,
+    shape: &S,
+    ray: &Ray<T, D>,
+    max_toi: T,
+    solid: bool,
+    tol: &Tolerances<T>,
+) -> Result<RayCast<T, D>, QueryError>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    Const<D>: Dim,
+    S: SupportMap<T, D> + ?Sized,
+{
+    tol.validate()?;
+    super::check_pose(pose)?;
+    super::check_vector(&ray.origin.coords, "ray origin")?;
+    super::check_vector(&ray.dir, "ray direction")?;
+    if !(max_toi >= T::zero()) {
+        return Err(QueryError::InvalidCast { what: "max_toi" });
+    }
+    let o = pose.inverse_transform_point(&ray.origin);
+    let d = pose.inverse_transform_vector(&ray.dir);
+    let closed = shape
+        .primitive()
+        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p))
+        .and_then(|p| closed_form(&p, &o, &d, max_toi, solid));
+    let mut cast = match closed {
+        Some(c) => c,
+        None => ray_local(shape, &o, &d, max_toi, solid, tol)?,
+    };
+    if let Some(h) = cast.hit.as_mut() {
+        h.normal = h
+            .normal
+            .map(|n| Unit::new_unchecked(pose.rotation.transform_vector(&n)));
+        h.point = ray.point_at(h.toi);
+    }
+    Ok(cast)
+}
+
+/// Whether a primitive has a closed form here (radius 0: a point or segment, GJK).
+fn closed_applies<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
+    match p {
+        Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => *radius > T::zero(),
+        _ => true,
+    }
+}
+
+/// The closed forms, as a cast in the local frame (`None`: none applies, e.g. a capsule
+/// from inside).
+fn closed_form<T: Real, const D: usize>(
+    p: &Primitive<T, D>,
+    o: &Point<T, D>,
+    d: &SVector<T, D>,
+    max_toi: T,
+    solid: bool,
+) -> Option<RayCast<T, D>> {
+    let answer = match p {
+        Primitive::Ball { radius } => closed::ray_ball(*radius, o, d, max_toi, solid),
+        Primitive::Cuboid { half_extents } => {
+            closed::ray_cuboid(half_extents, o, d, max_toi, solid)
+        }
+        Primitive::Capsule { a, b, radius } => closed::ray_capsule((a, b, *radius), o, d, max_toi)?,
+    };
+    Some(match answer {
+        Closed::Hit {
+            toi,
+            normal,
+            inside,
+        } => {
+            let termination = if inside && (solid || normal.is_none()) {
+                CastTermination::StartedPenetrating
+            } else {
+                CastTermination::Converged
+            };
+            hit_cast(toi, Some(toi), normal, termination, 0, 0)
+        }
+        Closed::Miss => Cast {
+            hit: None,
+            safe_toi: max_toi,
+            iterations: 0,
+            steps: 0,
+            termination: CastTermination::Horizon,
+        },
+    })
+}
+
+fn hit_cast<T: Real, const D: usize>(
+    toi: T,
+    upper: Option<T>,
+    normal: Option<Unit<SVector<T, D>>>,
+    termination: CastTermination,
+    iterations: u32,
+    steps: u32,
+) -> RayCast<T, D> {
+    Cast {
+        hit: Some(RayHit {
+            toi,
+            lower_bound: toi,
+            upper_bound: upper,
+            normal,
+            point: Point::origin(),
+            termination,
+        }),
+        safe_toi: toi,
+        iterations,
+        steps,
+        termination,
+    }
+}
+
+/// The GJK ray cast in the shape's frame: the point `{o}` swept along `d` against the
+/// shape (its core, with its radius as the margin).
+fn ray_local<T, const D: usize, S>(
+    shape: &S,
+    o: &Point<T, D>,
+    d: &SVector<T, D>,
+    max_toi: T,
+    solid: bool,
+    tol: &Tolerances<T>,
+) -> Result<RayCast<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    S: SupportMap<T, D> + ?Sized,
+{
+    let margin = shape.radius();
+    let mut simplex = Simplex::new();
+    let s = Sweep {
+        u: *d,
+        margin,
+        start: T::zero(),
+        end: max_toi,
+    };
+    let swept = sweep(shape, &PointShape { point: *o }, &s, tol, &mut simplex)?;
+    let (iterations, steps) = (swept.iterations, swept.steps);
+    let r = match swept.end {
+        End::Miss { separating } => {
+            return Ok(miss(max_toi, separating, iterations, steps));
+        }
+        End::Stalled {
+            lambda,
+            termination,
+        } => return Ok(stalled(lambda, termination, iterations, steps)),
+        End::Reached(r) => r,
+    };
+    if r.advanced {
+        let mut cast = hit_cast(
+            r.lambda,
+            r.proven_by(d, margin),
+            r.normal(),
+            CastTermination::Converged,
+            iterations,
+            steps,
+        );
+        if let Some(h) = cast.hit.as_mut() {
+            h.lower_bound = r.lambda;
+        }
+        return Ok(cast);
+    }
+    // The origin is in the shape (within the touching band).
+    let dd = d.norm_squared();
+    let inside = (r.upper <= margin).then_some(T::zero());
+    if solid || !(dd > T::zero()) {
+        let t = CastTermination::StartedPenetrating;
+        return Ok(hit_cast(T::zero(), inside, None, t, iterations, steps));
+    }
+    exit(shape, o, d, max_toi, tol, (iterations, steps))
+}
+
+/// Where the ray `o + t d`, starting inside `shape`, leaves it: a ray cast back from the
+/// support plane along `d`, `t_max = (h(d) − d·o)/d·d` (every point of the shape has
+/// `d·x ≤ h(d)`), towards `o`.
+fn exit<T, const D: usize, S>(
+    shape: &S,
+    o: &Point<T, D>,
+    d: &SVector<T, D>,
+    max_toi: T,
+    tol: &Tolerances<T>,
+    (iterations, steps): (u32, u32),
+) -> Result<RayCast<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    S: SupportMap<T, D> + ?Sized,
+{
+    let dd = d.norm_squared();
+    let along = d.dot(&(shape.support(d) - o)).max(T::zero());
+    let far = along / dd;
+    let mut simplex = Simplex::new();
+    let s = Sweep {
+        u: -d,
+        margin: shape.radius(),
+        start: T::zero(),
+        end: far,
+    };
+    let back = sweep(
+        shape,
+        &PointShape { point: o + d * far },
+        &s,
+        tol,
+        &mut simplex,
+    )?;
+    let (iterations, steps) = (iterations + back.iterations, steps + back.steps);
+    let End::Reached(r) = back.end else {
+        // Rounding lost the shape on the way back: nothing proven beyond the start.
+        return Ok(stalled(
+            T::zero(),
+            CastTermination::NoProgress,
+            iterations,
+            steps,
+        ));
+    };
+    let toi = far - r.lambda;
+    if toi > max_toi {
+        return Ok(miss(max_toi, false, iterations, steps));
+    }
+    // Not advanced: the support plane itself touches the exit, its normal is `d`.
+    let normal = if r.advanced { r.normal() } else { normalize(d) };
+    Ok(hit_cast(
+        toi,
+        None,
+        normal,
+        CastTermination::Converged,
+        iterations,
+        steps,
+    ))
+}
+
+pub(super) fn miss<H, T: Real>(
+    max_toi: T,
+    separating: bool,
+    iterations: u32,
+    steps: u32,
+) -> Cast<H, T> {
+    Cast {
+        hit: None,
+        safe_toi: max_toi,
+        iterations,
+        steps,
+        termination: if separating {
+            CastTermination::Separating
+        } else {
+            CastTermination::Horizon
+        },
+    }
+}
+
+pub(super) fn stalled<H, T: Real>(
+    safe_toi: T,
+    termination: CastTermination,
+    iterations: u32,
+    steps: u32,
+) -> Cast<H, T> {
+    Cast {
+        hit: None,
+        safe_toi,
+        iterations,
+        steps,
+        termination,
+    }
+}

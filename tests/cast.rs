@@ -1,0 +1,1391 @@
+//! Ray casts, linear shape casts, time of impact and motion checks against exact answers:
+//! closed forms (ray–ball, ray–box slabs, ray–capsule, ball–ball, box–box along an axis),
+//! brute force over time (convex distance along a linear motion: its minimum, then the
+//! first crossing by bisection; fine sampling under rotation), symmetry, invariance under a
+//! rigid motion of the whole scene, and the hard cases (grazing rays, rays from inside,
+//! touching starts, sliding contacts, thin shapes at speed, rotation that tunnels through
+//! naive sampling). Every case for f32, f64 and FixedI40F24, 2D and 3D (rays and linear
+//! casts also 4D).
+
+mod common;
+use common::*;
+use convex_proximity::{
+    QueryError, Real, Tolerances,
+    cast::{CastDim, RotationDim},
+    lit, query,
+    query::{CastOptions, CastTermination, LinearMotion, Ray, RigidMotion},
+    shape::{Ball, Capsule, Cuboid, Polytope, SupportMap, Transformed},
+};
+use nalgebra::{Const, Isometry, Point, SMatrix, SVector};
+
+/// Accuracy of a time of impact at unit speed and unit scale (the distance accuracy of
+/// GJK's touching band, generously).
+fn toi_acc<T: Real>() -> f64 {
+    if is_fixed::<T>() {
+        2e-3
+    } else if f(T::default_epsilon()) < 1e-12 {
+        1e-7
+    } else {
+        2e-3
+    }
+}
+
+/// The general (GJK) path for a shape that has a closed form: the identity map hides its
+/// primitive.
+fn opaque<T: Real, const D: usize, S: SupportMap<T, D>>(s: S) -> Transformed<S, T, D> {
+    Transformed::new(s, SMatrix::identity(), SVector::zeros())
+}
+
+fn id<T: Real, const D: usize>() -> Pose<T, D> {
+    Isometry::identity()
+}
+
+// ------------------------------------------------------------------------ f64 oracles
+
+/// First `t ≥ 0` with `‖o + t d − c‖ = r` (entry), or the exit when `o` is inside.
+fn exact_ray_ball<const D: usize>(
+    c: &SVector<f64, D>,
+    r: f64,
+    o: &SVector<f64, D>,
+    d: &SVector<f64, D>,
+) -> Option<(f64, bool)> {
+    let m = o - c;
+    let (a, b, cc) = (d.dot(d), m.dot(d), m.dot(&m) - r * r);
+    let disc = b * b - a * cc;
+    if disc < 0.0 {
+        return None;
+    }
+    let (t0, t1) = ((-b - disc.sqrt()) / a, (-b + disc.sqrt()) / a);
+    if cc <= 0.0 {
+        Some((t1, true))
+    } else if t0 >= 0.0 {
+        Some((t0, false))
+    } else {
+        None
+    }
+}
+
+/// The slab test in f64: (entry, exit) parameters of the line against `[-h, h]`.
+fn exact_slabs<const D: usize>(
+    h: &SVector<f64, D>,
+    o: &SVector<f64, D>,
+    d: &SVector<f64, D>,
+) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    for i in 0..D {
+        if d[i] == 0.0 {
+            if o[i].abs() > h[i] {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = ((-h[i] - o[i]) / d[i], (h[i] - o[i]) / d[i]);
+        lo = lo.max(a.min(b));
+        hi = hi.min(a.max(b));
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// The first `t ∈ [0, t_max]` with `dist(t) ≤ target` for a convex `dist` (golden-section
+/// search for the minimum, then bisection), or `None`.
+fn first_time(dist: impl Fn(f64) -> f64, target: f64, t_max: f64) -> Option<f64> {
+    if dist(0.0) <= target {
+        return Some(0.0);
+    }
+    let (mut lo, mut hi) = (0.0, t_max);
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..200 {
+        let (x1, x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
+        if dist(x1) <= target || dist(x2) <= target {
+            hi = if dist(x1) <= target { x1 } else { x2 };
+            break;
+        }
+        if dist(x1) < dist(x2) {
+            hi = x2;
+        } else {
+            lo = x1;
+        }
+    }
+    if dist(hi) > target {
+        return None;
+    }
+    let mut a = 0.0;
+    for _ in 0..200 {
+        let m = 0.5 * (a + hi);
+        if dist(m) <= target {
+            hi = m;
+        } else {
+            a = m;
+        }
+    }
+    Some(hi)
+}
+
+/// Distance from `x` to the segment `[p, q]`.
+fn point_segment<const D: usize>(
+    x: &SVector<f64, D>,
+    p: &SVector<f64, D>,
+    q: &SVector<f64, D>,
+) -> f64 {
+    origin_segment(&(p - x), &(q - x))
+}
+
+fn expect_hit<H: core::fmt::Debug, T: core::fmt::Debug>(
+    what: &str,
+    cast: &convex_proximity::query::Cast<H, T>,
+) {
+    assert!(cast.hit.is_some(), "{what}: expected a hit, got {cast:?}");
+}
+
+// ------------------------------------------------------------------------ rays
+
+fn ray_vs_ball<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(11);
+    let acc = toi_acc::<T>();
+    for i in 0..60 {
+        let r = round::<T>(rng.uniform(0.3, 1.0));
+        let (pose, pose_f) = translation::<T, D>(&rng.vector(-1.0, 1.0));
+        let c = pose_f.translation.vector;
+        let o: SVector<f64, D> = c + rng.unit::<D>() * rng.uniform(2.0, 4.0);
+        let aim: SVector<f64, D> = c + rng.unit::<D>() * rng.uniform(0.0, 1.5);
+        let d: SVector<f64, D> = (aim - o) * rng.uniform(0.5, 2.0);
+        let (o, d) = (v::<T, D>(&o), v::<T, D>(&d));
+        let (of, df) = (back(&o), back(&d));
+        let exact = exact_ray_ball(&c, r, &of, &df);
+        // Grazing within the test's accuracy: either answer is right.
+        let perp = (of - c - df * ((of - c).dot(&df) / df.dot(&df))).norm();
+        if (perp - r).abs() < 1e-3 {
+            continue;
+        }
+        let ray = Ray::new(Point::from(o), d);
+        let ball = Ball::new(lit::<T>(r));
+        for (path, cast) in [
+            (
+                "closed",
+                query::cast_ray(&pose, &ball, &ray, lit(10.0), true, &tol()),
+            ),
+            (
+                "gjk",
+                query::cast_ray(&pose, &opaque(ball), &ray, lit(10.0), true, &tol()),
+            ),
+        ] {
+            let cast = cast.unwrap();
+            let ctx = format!("#{i} {path}: exact {exact:?} got {cast:?}");
+            match exact {
+                Some((t, _)) => {
+                    let h = cast.hit.expect(&ctx);
+                    assert!((f(h.toi) - t).abs() <= acc * (1.0 + t), "toi off: {ctx}");
+                    let n = back(&h.normal.expect(&ctx).into_inner());
+                    let want = (of + df * t - c) / r;
+                    assert!((n - want).norm() < 1e-2, "normal {n} vs {want}: {ctx}");
+                    assert!(f(h.lower_bound) <= t + acc, "lower bound above: {ctx}");
+                }
+                None => assert!(cast.hit.is_none(), "false hit: {ctx}"),
+            }
+        }
+    }
+}
+cases!(ray_vs_ball, [2 => d2, 3 => d3, 4 => d4]);
+
+fn ray_vs_box<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(12);
+    let acc = toi_acc::<T>();
+    for i in 0..60 {
+        let h: SVector<f64, D> = v::<T, D>(&rng.vector(0.2, 1.0)).map(f::<T>);
+        let (pose, pose_f) = random_pose::<T, D>(&mut rng, 1.0);
+        let o_w: SVector<f64, D> = rng.unit::<D>() * rng.uniform(2.5, 4.0);
+        let aim: SVector<f64, D> = pose_f.translation.vector + rng.vector(-1.2, 1.2);
+        let (o, d) = (v::<T, D>(&o_w), v::<T, D>(&(aim - o_w)));
+        let (ol, dl) = (
+            pose_f
+                .inverse_transform_point(&Point::from(back(&o)))
+                .coords,
+            pose_f.inverse_transform_vector(&back(&d)),
+        );
+        let exact = exact_slabs(&h, &ol, &dl).filter(|&(lo, _)| lo >= 0.0);
+        // Near an edge or corner within the accuracy: either answer is right.
+        let near_edge = (0..D).any(|k| {
+            exact_slabs(&h.add_scalar(1e-3), &ol, &dl).is_some()
+                != exact_slabs(&h.add_scalar(-1e-3), &ol, &dl).is_some()
+                || (h[k] - ol[k].abs()).abs() < 1e-3
+        });
+        if near_edge {
+            continue;
+        }
+        let ray = Ray::new(Point::from(o), d);
+        let cube = Cuboid::new(v::<T, D>(&h));
+        for (path, cast) in [
+            (
+                "closed",
+                query::cast_ray(&pose, &cube, &ray, lit(10.0), true, &tol()),
+            ),
+            (
+                "gjk",
+                query::cast_ray(&pose, &opaque(cube), &ray, lit(10.0), true, &tol()),
+            ),
+        ] {
+            let cast = cast.unwrap();
+            let ctx = format!("#{i} {path}: exact {exact:?} got {cast:?}");
+            match exact {
+                Some((t, _)) => {
+                    let hit = cast.hit.expect(&ctx);
+                    assert!((f(hit.toi) - t).abs() <= acc * (1.0 + t), "toi off: {ctx}");
+                    // The normal is a face normal of the box (world frame) opposing the ray.
+                    let n = back(&hit.normal.expect(&ctx).into_inner());
+                    assert!(n.dot(&back(&d)) < 0.0, "normal along the ray: {ctx}");
+                    let _ = &hit;
+                    let local = pose_f.inverse_transform_vector(&n);
+                    // Fixed point in 4D: the plane of the last advance, ~1e-2 off.
+                    let face = if is_fixed::<T>() && D > 3 { 0.95 } else { 0.99 };
+                    assert!(local.amax() > face, "not a face normal {local}: {ctx}");
+                }
+                None => assert!(cast.hit.is_none(), "false hit: {ctx}"),
+            }
+        }
+    }
+}
+cases!(ray_vs_box, [2 => d2, 3 => d3, 4 => d4]);
+
+fn ray_vs_capsule<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(13);
+    let acc = toi_acc::<T>();
+    for i in 0..40 {
+        let (p, q): (SVector<f64, D>, SVector<f64, D>) = (
+            v::<T, D>(&rng.vector(-1.0, 1.0)).map(f::<T>),
+            v::<T, D>(&rng.vector(-1.0, 1.0)).map(f::<T>),
+        );
+        let r = round::<T>(rng.uniform(0.1, 0.5));
+        let o_w = rng.unit::<D>() * 3.5;
+        let d_w = (rng.vector::<D>(-1.0, 1.0) - o_w) * 0.5;
+        let (o, d) = (v::<T, D>(&o_w), v::<T, D>(&d_w));
+        let (of, df) = (back(&o), back(&d));
+        let dist = |t: f64| point_segment(&(of + df * t), &p, &q);
+        let exact = first_time(dist, r, 10.0);
+        // Grazing within the accuracy: skip.
+        let min = (0..=2000)
+            .map(|k| dist(k as f64 * 0.005))
+            .fold(f64::INFINITY, f64::min);
+        if (min - r).abs() < 2e-3 {
+            continue;
+        }
+        let cap = Capsule::new(
+            Point::from(v::<T, D>(&p)),
+            Point::from(v::<T, D>(&q)),
+            lit(r),
+        );
+        let cast = query::cast_ray(
+            &id(),
+            &cap,
+            &Ray::new(Point::from(o), d),
+            lit(10.0),
+            true,
+            &tol(),
+        )
+        .unwrap();
+        let ctx = format!("#{i}: exact {exact:?} got {cast:?}");
+        match exact {
+            Some(t) => {
+                let h = cast.hit.expect(&ctx);
+                assert!((f(h.toi) - t).abs() <= acc * (1.0 + t), "toi off: {ctx}");
+                // Rounded shape: the hit is proven by its upper bound.
+                let ub = f(h.upper_bound.expect(&ctx));
+                assert!(ub >= t - acc && ub <= t + 10.0 * acc, "upper bound: {ctx}");
+            }
+            None => assert!(cast.hit.is_none(), "false hit: {ctx}"),
+        }
+    }
+}
+cases!(ray_vs_capsule, [2 => d2, 3 => d3]);
+
+/// Rays starting inside: a solid shape is hit at 0 without a normal; a hollow one where
+/// the ray leaves it, with the outward normal there.
+fn rays_from_inside<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(14);
+    let acc = toi_acc::<T>();
+    for i in 0..30 {
+        let r = round::<T>(rng.uniform(0.5, 1.0));
+        let o = v::<T, D>(&(rng.unit::<D>() * rng.uniform(0.0, 0.8 * r)));
+        let d = v::<T, D>(&(rng.unit::<D>() * rng.uniform(0.5, 2.0)));
+        let (of, df) = (back(&o), back(&d));
+        let ray = Ray::new(Point::from(o), d);
+        let (t_exit, _) = exact_ray_ball(&SVector::zeros(), r, &of, &df).unwrap();
+        let ball = Ball::new(lit::<T>(r));
+        let h = lit::<T>(r * 0.9);
+        let cube = Cuboid::new(SVector::<T, D>::repeat(h));
+        let (lo, hi) = exact_slabs(&SVector::repeat(f(h)), &of, &df).unwrap();
+        assert!(lo < 0.0 && hi > 0.0);
+        let shapes: [(&str, &dyn SupportMap<T, D>, f64); 4] = [
+            ("ball", &ball, t_exit),
+            ("ball gjk", &opaque(ball), t_exit),
+            ("box", &cube, hi),
+            ("box gjk", &opaque(cube), hi),
+        ];
+        for (name, s, exit) in shapes {
+            let solid = query::cast_ray(&id(), s, &ray, lit(10.0), true, &tol()).unwrap();
+            let ctx = format!("#{i} {name}: {solid:?}");
+            let hit = solid.hit.expect(&ctx);
+            assert!(f(hit.toi) == 0.0 && hit.normal.is_none(), "solid: {ctx}");
+            assert_eq!(
+                hit.termination,
+                CastTermination::StartedPenetrating,
+                "{ctx}"
+            );
+            let hollow = query::cast_ray(&id(), s, &ray, lit(10.0), false, &tol()).unwrap();
+            let ctx = format!("#{i} {name}: exit {exit} got {hollow:?}");
+            let hit = hollow.hit.expect(&ctx);
+            assert!(
+                (f(hit.toi) - exit).abs() <= acc * (1.0 + exit),
+                "exit off: {ctx}"
+            );
+            let n = back(&hit.normal.expect(&ctx).into_inner());
+            assert!(
+                n.dot(&df) > 0.0,
+                "exit normal must face along the ray: {ctx}"
+            );
+            // A ray too short to leave: no hit.
+            let short = query::cast_ray(&id(), s, &ray, lit(exit * 0.5), false, &tol()).unwrap();
+            assert!(
+                short.hit.is_none(),
+                "{name}: short ray left the shape: {short:?}"
+            );
+        }
+    }
+}
+cases!(rays_from_inside, [2 => d2, 3 => d3, 4 => d4]);
+
+/// Grazing rays: tangent to a ball just inside and just outside, along a box face, just
+/// above it, through an edge. Closed form and GJK agree.
+fn grazing_rays<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let one = lit::<T>(1.0);
+    let e = |k: usize, x: f64| {
+        let mut v = SVector::<T, D>::zeros();
+        v[k] = lit(x);
+        v
+    };
+    let ball = Ball::new(one);
+    let cube = Cuboid::new(SVector::<T, D>::repeat(one));
+    let shapes: [(&str, &dyn SupportMap<T, D>); 4] = [
+        ("ball", &ball),
+        ("ball gjk", &opaque(ball)),
+        ("box", &cube),
+        ("box gjk", &opaque(cube)),
+    ];
+    for (name, s) in shapes {
+        for (offset, hits) in [(0.99, true), (1.01, false)] {
+            let ray = Ray::new(Point::from(e(0, -3.0) + e(1, offset)), e(0, 1.0));
+            let cast = query::cast_ray(&id(), s, &ray, lit(10.0), true, &tol()).unwrap();
+            assert_eq!(cast.hit.is_some(), hits, "{name} offset {offset}: {cast:?}");
+        }
+    }
+    // Along the face plane of the box (touching it over a whole segment): a hit where it
+    // reaches the face, at x = −1.
+    for (name, s) in [
+        ("box", &cube as &dyn SupportMap<T, D>),
+        ("box gjk", &opaque(cube)),
+    ] {
+        let ray = Ray::new(Point::from(e(0, -3.0) + e(1, 1.0)), e(0, 1.0));
+        let cast = query::cast_ray(&id(), s, &ray, lit(10.0), true, &tol()).unwrap();
+        let hit = cast.hit.unwrap_or_else(|| panic!("{name}: {cast:?}"));
+        assert!((f(hit.toi) - 2.0).abs() < toi_acc::<T>(), "{name}: {hit:?}");
+    }
+}
+cases!(grazing_rays, [2 => d2, 3 => d3]);
+
+// ------------------------------------------------------------------------ linear casts
+
+fn lin<T: Real, const D: usize>(
+    pose: Pose<T, D>,
+    vel: &SVector<f64, D>,
+) -> LinearMotion<T, nalgebra::Rotation<T, D>, D> {
+    LinearMotion::new(pose, v::<T, D>(vel))
+}
+
+fn opts<T: Real>(max_toi: f64, target: f64) -> CastOptions<T> {
+    CastOptions {
+        max_toi: lit(max_toi),
+        target_distance: lit(target),
+        ..CastOptions::default()
+    }
+}
+
+/// Ball cast against ball: the ray against the ball of radius `ra + rb + target` about the
+/// relative motion.
+fn ball_cast_ball<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(21);
+    let acc = toi_acc::<T>();
+    for i in 0..60 {
+        let (ra, rb) = (
+            round::<T>(rng.uniform(0.2, 0.6)),
+            round::<T>(rng.uniform(0.2, 0.6)),
+        );
+        let target = round::<T>(if i % 2 == 0 {
+            0.0
+        } else {
+            rng.uniform(0.0, 0.3)
+        });
+        let (pa, fa) = translation::<T, D>(&rng.vector(-1.0, 1.0));
+        let (pb, fb) = translation::<T, D>(&(fa.translation.vector + rng.unit::<D>() * 3.0));
+        let (va, vb) = (
+            rng.vector::<D>(-0.5, 0.5),
+            (fa.translation.vector - fb.translation.vector + rng.vector(-1.0, 1.0)) * 0.6,
+        );
+        let (va, vb) = (back(&v::<T, D>(&va)), back(&v::<T, D>(&vb)));
+        let rel_o = fb.translation.vector - fa.translation.vector;
+        let exact = exact_ray_ball(&SVector::zeros(), ra + rb + target, &rel_o, &(vb - va))
+            .filter(|&(t, inside)| !inside && t <= 4.0);
+        let perp = {
+            let u = vb - va;
+            (rel_o - u * (rel_o.dot(&u) / u.dot(&u))).norm()
+        };
+        if (perp - (ra + rb + target)).abs() < 1e-3 {
+            continue;
+        }
+        let cast = query::cast_shapes(
+            &lin(pa, &va),
+            &Ball::new(lit::<T>(ra)),
+            &lin(pb, &vb),
+            &Ball::new(lit::<T>(rb)),
+            &opts(4.0, target),
+            &tol(),
+        )
+        .unwrap();
+        let ctx = format!("#{i}: exact {exact:?} got {cast:?}");
+        match exact {
+            Some((t, _)) => {
+                let h = cast.hit.expect(&ctx);
+                assert!((f(h.toi) - t).abs() <= acc * (1.0 + t), "toi: {ctx}");
+                assert!(
+                    (f(h.distance) - target).abs() <= 10.0 * acc,
+                    "distance: {ctx}"
+                );
+                let (qa, qb) = (pback(&h.point_a), pback(&h.point_b));
+                assert!(
+                    ((qb - qa).norm() - target).abs() <= 10.0 * acc,
+                    "points: {ctx}"
+                );
+                let ca = fa.translation.vector + va * t;
+                assert!(
+                    ((qa.coords - ca).norm() - ra).abs() <= 10.0 * acc,
+                    "A's point off its ball: {ctx}"
+                );
+                let n = back(&h.normal.expect(&ctx).into_inner());
+                let cb = fb.translation.vector + vb * t;
+                assert!((n - (cb - ca).normalize()).norm() < 1e-2, "normal: {ctx}");
+            }
+            None => assert!(cast.hit.is_none(), "false hit: {ctx}"),
+        }
+    }
+}
+cases!(ball_cast_ball, [2 => d2, 3 => d3, 4 => d4]);
+
+/// Axis-aligned boxes, B moving along −x towards A with an offset across: the gap over the
+/// speed; the normal is +x.
+fn box_cast_box_axis<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(22);
+    let acc = toi_acc::<T>();
+    for i in 0..40 {
+        let ha: SVector<f64, D> = back(&v::<T, D>(&rng.vector(0.2, 1.0)));
+        let hb: SVector<f64, D> = back(&v::<T, D>(&rng.vector(0.2, 1.0)));
+        let mut off: SVector<f64, D> = (ha + hb).component_mul(&rng.vector(-0.9, 0.9));
+        off[0] = ha[0] + hb[0] + rng.uniform(0.5, 2.0);
+        let (pb, fb) = translation::<T, D>(&off);
+        let speed = round::<T>(rng.uniform(0.5, 3.0));
+        let target = round::<T>(if i % 3 == 0 { 0.1 } else { 0.0 });
+        let mut vel = SVector::<f64, D>::zeros();
+        vel[0] = -speed;
+        let cast = query::cast_shapes(
+            &lin(id(), &SVector::zeros()),
+            &Cuboid::new(v::<T, D>(&ha)),
+            &lin(pb, &vel),
+            &Cuboid::new(v::<T, D>(&hb)),
+            &opts(10.0, target),
+            &tol(),
+        )
+        .unwrap();
+        let exact = (fb.translation.vector[0] - ha[0] - hb[0] - target) / speed;
+        let ctx = format!("#{i}: exact {exact} got {cast:?}");
+        let h = cast.hit.expect(&ctx);
+        assert!(
+            (f(h.toi) - exact).abs() <= acc * (1.0 + exact),
+            "toi: {ctx}"
+        );
+        let n = back(&h.normal.expect(&ctx).into_inner());
+        assert!((n[0] - 1.0).abs() < 1e-3, "normal: {ctx}");
+        assert_eq!(h.termination, CastTermination::Converged);
+        assert!(
+            f(cast.safe_toi) <= exact + acc,
+            "safe_toi beyond the hit: {ctx}"
+        );
+    }
+}
+cases!(box_cast_box_axis, [2 => d2, 3 => d3, 4 => d4]);
+
+/// A random hull of `n` points within `r` of the origin.
+fn hull_points<const D: usize>(rng: &mut Rng, n: usize, r: f64) -> Vec<Point<f64, D>> {
+    (0..n)
+        .map(|_| Point::from(rng.unit::<D>() * rng.uniform(0.5 * r, r)))
+        .collect()
+}
+
+/// Random hulls with random velocities against the first contact found by brute force over
+/// time: f64 distances (checked against feature brute force in tests/distance.rs), the
+/// convex distance's minimum, bisection; the hit's distance by feature brute force.
+fn brute_force_linear<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    brute_force_n::<T, D>(6, 1);
+}
+
+/// The big sweep (release: `cargo test --release --test cast -- --ignored`).
+#[test]
+#[ignore]
+fn brute_force_linear_sweep() {
+    brute_force_n::<f64, 2>(200, 50);
+    brute_force_n::<f64, 3>(200, 50);
+    brute_force_n::<f32, 3>(200, 50);
+    #[cfg(feature = "fixed")]
+    brute_force_n::<Fx, 3>(200, 50);
+}
+
+fn brute_force_n<T: Real, const D: usize>(cases: usize, min_hits: usize)
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(23);
+    let acc = toi_acc::<T>();
+    let mut hits = 0;
+    for i in 0..cases {
+        let pa: Vec<Point<f64, D>> = hull_points(&mut rng, 7, 0.8)
+            .iter()
+            .map(|x| pback(&p::<T, D>(x)))
+            .collect();
+        let pb: Vec<Point<f64, D>> = hull_points(&mut rng, 7, 0.8)
+            .iter()
+            .map(|x| pback(&p::<T, D>(x)))
+            .collect();
+        let (posea, fa) = random_pose::<T, D>(&mut rng, 1.0);
+        let (poseb, fb) = random_pose::<T, D>(&mut rng, 3.0);
+        let va = back(&v::<T, D>(&rng.vector(-0.3, 0.3)));
+        let vb = back(&v::<T, D>(
+            &((fa.translation.vector - fb.translation.vector) * 0.4 + rng.vector(-0.3, 0.3)),
+        ));
+        let target = round::<T>(if i % 2 == 0 { 0.0 } else { 0.05 });
+        let (ha, hb) = (
+            Polytope::try_new(pa.clone()).unwrap(),
+            Polytope::try_new(pb.clone()).unwrap(),
+        );
+        let at = |t: f64| {
+            let (qa, qb) = (
+                Isometry::from_parts((fa.translation.vector + va * t).into(), fa.rotation),
+                Isometry::from_parts((fb.translation.vector + vb * t).into(), fb.rotation),
+            );
+            query::distance(&qa, &ha, &qb, &hb, &Tolerances::default())
+                .unwrap()
+                .distance
+        };
+        if at(0.0) <= target + 1e-3 {
+            continue;
+        }
+        let exact = first_time(at, target, 5.0);
+        let min = (0..=200)
+            .map(|k| at(k as f64 * 0.025))
+            .fold(f64::INFINITY, f64::min);
+        if (min - target).abs() < 2e-3 {
+            continue; // grazing within the accuracy
+        }
+        let a = Polytope::try_new(pa.iter().map(p::<T, D>).collect()).unwrap();
+        let b = Polytope::try_new(pb.iter().map(p::<T, D>).collect()).unwrap();
+        let cast = query::cast_shapes(
+            &lin(posea, &va),
+            &a,
+            &lin(poseb, &vb),
+            &b,
+            &opts(5.0, target),
+            &tol(),
+        )
+        .unwrap();
+        let ctx = format!("#{i}: exact {exact:?} got {cast:?}");
+        match exact {
+            Some(t) => {
+                hits += 1;
+                let h = cast.hit.expect(&ctx);
+                // The time derivative of the distance can be small (shallow approach).
+                let slope = (at(t) - at((t - 1e-3).max(0.0))).abs() / 1e-3;
+                let tacc = acc * (1.0 + t) / slope.clamp(1e-2, 1.0);
+                assert!((f(h.toi) - t).abs() <= tacc, "toi: {ctx}");
+                assert!(f(h.lower_bound) <= t + tacc, "lower bound: {ctx}");
+                let (qa, qb) = (pback(&h.point_a), pback(&h.point_b));
+                assert!(
+                    ((qb - qa).norm() - target).abs() <= 20.0 * acc,
+                    "points {qa} {qb}: {ctx}"
+                );
+                let toi = f(h.toi);
+                let wa: Vec<Point<f64, D>> = pa.iter().map(|x| fa * x + va * toi).collect();
+                let wb: Vec<Point<f64, D>> = pb.iter().map(|x| fb * x + vb * toi).collect();
+                let brute = polytope_distance(&wa, &wb);
+                assert!(
+                    (brute - target).abs() <= 20.0 * acc,
+                    "brute force distance {brute} at toi: {ctx}"
+                );
+            }
+            None => {
+                assert!(cast.hit.is_none(), "false hit: {ctx}");
+                assert!(cast.termination.is_proven(), "{ctx}");
+            }
+        }
+    }
+    assert!(hits >= min_hits, "too few hits to test ({hits})");
+}
+cases!(brute_force_linear, [2 => d2, 3 => d3]);
+
+/// 4D hulls: the first crossing of our own f64 distance (validated elsewhere) as the oracle.
+fn linear_casts_4d<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(24);
+    let acc = toi_acc::<T>();
+    for i in 0..3 {
+        let pa: Vec<Point<f64, D>> = hull_points(&mut rng, 10, 0.8)
+            .iter()
+            .map(|x| pback(&p::<T, D>(x)))
+            .collect();
+        let pb: Vec<Point<f64, D>> = hull_points(&mut rng, 10, 0.8)
+            .iter()
+            .map(|x| pback(&p::<T, D>(x)))
+            .collect();
+        let (posea, fa) = translation::<T, D>(&rng.vector(-0.5, 0.5));
+        let (poseb, fb) = translation::<T, D>(&(rng.unit::<D>() * 2.5));
+        let vb = back(&v::<T, D>(
+            &((fa.translation.vector - fb.translation.vector) * 0.5 + rng.vector(-0.2, 0.2)),
+        ));
+        let (ha, hb) = (
+            Polytope::try_new(pa.clone()).unwrap(),
+            Polytope::try_new(pb.clone()).unwrap(),
+        );
+        let at = |t: f64| {
+            let pb_t = Isometry::from_parts(
+                (fb.translation.vector + vb * t).into(),
+                nalgebra::Rotation::identity(),
+            );
+            query::distance(&fa, &ha, &pb_t, &hb, &Tolerances::default())
+                .unwrap()
+                .distance
+        };
+        if at(0.0) < 1e-3 {
+            continue;
+        }
+        let exact = first_time(at, 0.0, 4.0);
+        let (a, b) = (
+            Polytope::try_new(pa.iter().map(p::<T, D>).collect()).unwrap(),
+            Polytope::try_new(pb.iter().map(p::<T, D>).collect()).unwrap(),
+        );
+        let cast = query::cast_shapes(
+            &lin(posea, &SVector::zeros()),
+            &a,
+            &lin(poseb, &vb),
+            &b,
+            &opts(4.0, 0.0),
+            &tol(),
+        )
+        .unwrap();
+        let ctx = format!("#{i}: exact {exact:?} got {cast:?}");
+        match exact {
+            Some(t) => {
+                let h = cast.hit.expect(&ctx);
+                assert!((f(h.toi) - t).abs() <= 10.0 * acc * (1.0 + t), "toi: {ctx}");
+            }
+            None => assert!(cast.hit.is_none(), "false hit: {ctx}"),
+        }
+    }
+}
+cases!(linear_casts_4d, [4 => d4]);
+
+/// Swapping A and B gives the same time, the opposite normal, the points swapped; moving
+/// the whole scene rigidly moves the answer with it.
+fn symmetry_and_invariance<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(25);
+    let acc = toi_acc::<T>();
+    for i in 0..20 {
+        let a = Capsule::new(
+            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
+            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
+            lit(0.2),
+        );
+        let b = Cuboid::new(v::<T, D>(&rng.vector(0.2, 0.6)));
+        let (pa, fa) = random_pose::<T, D>(&mut rng, 1.0);
+        let (pb, fb) = random_pose::<T, D>(&mut rng, 3.0);
+        let va = rng.vector::<D>(-0.3, 0.3);
+        let vb = (fa.translation.vector - fb.translation.vector) * 0.5 + rng.vector(-0.3, 0.3);
+        let o = opts::<T>(5.0, 0.02);
+        let ab = query::cast_shapes(&lin(pa, &va), &a, &lin(pb, &vb), &b, &o, &tol()).unwrap();
+        let ba = query::cast_shapes(&lin(pb, &vb), &b, &lin(pa, &va), &a, &o, &tol()).unwrap();
+        let ctx = format!("#{i}: {ab:?} vs {ba:?}");
+        assert_eq!(ab.hit.is_some(), ba.hit.is_some(), "{ctx}");
+        if let (Some(x), Some(y)) = (ab.hit, ba.hit) {
+            assert!(
+                (f(x.toi) - f(y.toi)).abs() <= acc * (1.0 + f(x.toi)),
+                "toi: {ctx}"
+            );
+            let (nx, ny) = (
+                back(&x.normal.unwrap().into_inner()),
+                back(&y.normal.unwrap().into_inner()),
+            );
+            // Fixed point: the closest points of a nearly flat contact move by 5e-4.
+            let nacc = if is_fixed::<T>() { 5e-2 } else { 2e-2 };
+            assert!((nx + ny).norm() < nacc, "normals: {ctx}");
+            assert!(
+                (pback(&x.point_a) - pback(&y.point_b)).norm() < 1e-2,
+                "points: {ctx}"
+            );
+        }
+        // The whole scene moved by a rigid motion m.
+        let (m, mf) = random_pose::<T, D>(&mut rng, 2.0);
+        let rot = |x: &SVector<f64, D>| mf.rotation * x;
+        let moved = query::cast_shapes(
+            &lin(m * pa, &rot(&va)),
+            &a,
+            &lin(m * pb, &rot(&vb)),
+            &b,
+            &o,
+            &tol(),
+        )
+        .unwrap();
+        assert_eq!(
+            ab.hit.is_some(),
+            moved.hit.is_some(),
+            "moved: {ctx} / {moved:?}"
+        );
+        if let (Some(x), Some(y)) = (ab.hit, moved.hit) {
+            assert!(
+                (f(x.toi) - f(y.toi)).abs() <= acc * (1.0 + f(x.toi)),
+                "moved toi: {ctx}"
+            );
+            let want = mf * pback(&x.point_a);
+            assert!(
+                (want - pback(&y.point_a)).norm() < 1e-2,
+                "moved point: {ctx}"
+            );
+        }
+    }
+}
+cases!(symmetry_and_invariance, [2 => d2, 3 => d3]);
+
+/// Pairs touching or overlapping at t = 0 (parry #405): approaching → a hit at 0; sliding
+/// or separating → no hit; corner against corner moving apart across → no hit;
+/// overlapping → 0 with the depth, or no hit when moving apart without
+/// `stop_at_penetration`; `negative_toi` → when they would have touched.
+fn touching_starts<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let one = SVector::<f64, D>::repeat(1.0);
+    let cube = Cuboid::new(v::<T, D>(&one));
+    let ex = |k: usize, x: f64| {
+        let mut e = SVector::<f64, D>::zeros();
+        e[k] = x;
+        e
+    };
+    let cast = |offset: &SVector<f64, D>, vel: &SVector<f64, D>, o: &CastOptions<T>| {
+        query::cast_shapes(
+            &lin(id(), &SVector::zeros()),
+            &cube,
+            &lin(translation::<T, D>(offset).0, vel),
+            &cube,
+            o,
+            &tol(),
+        )
+        .unwrap()
+    };
+    let o = opts::<T>(5.0, 0.0);
+    let face = ex(0, 2.0);
+    let towards = cast(&face, &ex(0, -1.0), &o);
+    expect_hit("face towards", &towards);
+    assert_eq!(
+        towards.hit.unwrap().termination,
+        CastTermination::StartedWithin
+    );
+    assert!(f(towards.hit.unwrap().toi) == 0.0);
+    for (what, vel) in [
+        ("away", ex(0, 1.0)),
+        ("slide", ex(1, 1.0)),
+        ("slide diagonal", ex(1, 1.0) + ex(D - 1, -0.5)),
+    ] {
+        let c = cast(&face, &vel, &o);
+        assert!(c.hit.is_none(), "{what}: {c:?}");
+        assert_eq!(c.termination, CastTermination::Separating, "{what}");
+    }
+    // Slightly towards (beyond the touching tolerance): a hit.
+    let c = cast(&face, &(ex(1, 1.0) + ex(0, -1e-2)), &o);
+    expect_hit("slide into", &c);
+    // Corner to corner, B moving across and away from A's face normal.
+    let corner = one * 2.0;
+    let c = cast(&corner, &(ex(0, 1.0) - ex(1, 1.0)), &o);
+    assert!(c.hit.is_none(), "corner separating: {c:?}");
+    let c = cast(&corner, &(-one), &o);
+    expect_hit("corner approaching", &c);
+    // Overlapping by 0.3 along x.
+    let deep = ex(0, 1.7);
+    let stop = cast(&deep, &ex(0, 1.0), &o);
+    let h = stop.hit.expect("overlap stops");
+    assert_eq!(h.termination, CastTermination::StartedPenetrating);
+    assert!(
+        (f(h.distance) + 0.3).abs() < 10.0 * accuracy::<T>(1.0),
+        "depth: {h:?}"
+    );
+    assert!((back(&h.normal.unwrap().into_inner()) - ex(0, 1.0)).norm() < 1e-3);
+    let go = CastOptions {
+        stop_at_penetration: false,
+        ..o
+    };
+    let apart = cast(&deep, &ex(0, 1.0), &go);
+    assert!(apart.hit.is_none(), "moving apart, no stop: {apart:?}");
+    expect_hit("deepening, no stop", &cast(&deep, &ex(0, -1.0), &go));
+    // When they would have touched: 0.3 / speed 2 before.
+    let neg = CastOptions {
+        negative_toi: true,
+        ..o
+    };
+    let back_in_time = cast(&deep, &ex(0, -2.0), &neg);
+    let h = back_in_time.hit.expect("negative toi");
+    assert!(
+        (f(h.toi) + 0.15).abs() < 10.0 * toi_acc::<T>(),
+        "negative toi: {h:?}"
+    );
+    assert!(
+        (f(h.distance)).abs() < 10.0 * accuracy::<T>(1.0),
+        "touching then: {h:?}"
+    );
+}
+cases!(touching_starts, [2 => d2, 3 => d3]);
+
+/// 4D (no penetration depth): overlapping starts get the distance 0 and no normal;
+/// touching pairs that separate get no hit, those that approach a hit at 0; sliding is not
+/// told from overlap: no hit without `stop_at_penetration`.
+fn touching_starts_4d<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let cube = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let ex = |k: usize, x: f64| {
+        let mut e = SVector::<f64, D>::zeros();
+        e[k] = x;
+        e
+    };
+    let cast = |off: &SVector<f64, D>, vel: &SVector<f64, D>, o: &CastOptions<T>| {
+        query::cast_shapes(
+            &lin(id(), &SVector::zeros()),
+            &cube,
+            &lin(translation::<T, D>(off).0, vel),
+            &cube,
+            o,
+            &tol(),
+        )
+        .unwrap()
+    };
+    let o = opts::<T>(5.0, 0.0);
+    let h = cast(&ex(0, 1.5), &ex(0, 1.0), &o)
+        .hit
+        .expect("overlap at 0");
+    assert!(
+        f(h.toi) == 0.0 && f(h.distance) == 0.0 && h.normal.is_none(),
+        "{h:?}"
+    );
+    assert!(
+        cast(&ex(0, 2.0), &ex(0, 1.0), &o).hit.is_none(),
+        "separating"
+    );
+    expect_hit("approaching", &cast(&ex(0, 2.0), &ex(0, -1.0), &o));
+    let go = CastOptions {
+        stop_at_penetration: false,
+        ..o
+    };
+    let slide = cast(&ex(0, 2.0), &ex(1, 1.0), &go);
+    assert!(slide.hit.is_none(), "sliding: {slide:?}");
+}
+cases!(touching_starts_4d, [4 => d4]);
+
+/// A thin plate at high speed against a ball: the exact time, no tunnelling.
+fn thin_fast<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut h = SVector::<f64, D>::repeat(0.5);
+    h[0] = 1e-3;
+    let plate = Cuboid::new(v::<T, D>(&h));
+    let ball = Ball::new(lit::<T>(0.05));
+    let speed = if is_fixed::<T>() { 50.0 } else { 500.0 };
+    let mut off = SVector::<f64, D>::zeros();
+    off[0] = 3.0;
+    let mut vel = SVector::<f64, D>::zeros();
+    vel[0] = speed;
+    let (pose, fp) = translation::<T, D>(&(-off));
+    let c = query::cast_shapes(
+        &lin(pose, &vel),
+        &plate,
+        &lin(id(), &SVector::zeros()),
+        &ball,
+        &opts(1.0, 0.0),
+        &tol(),
+    )
+    .unwrap();
+    let exact = (-fp.translation.vector[0] - 1e-3 - 0.05) / speed;
+    let h = c.hit.expect("plate hits the ball");
+    assert!(
+        (f(h.toi) - exact).abs() < toi_acc::<T>() / speed * 10.0,
+        "{h:?} vs {exact}"
+    );
+}
+cases!(thin_fast, [2 => d2, 3 => d3]);
+
+// ------------------------------------------------------------------------ rotation
+
+/// A thin capsule spinning 30 rad per unit of time about its centre and a ball off to the
+/// side: sampling at t = 0 and 1 (or every 0.1) sees nothing; the exact time is when the
+/// bar's line comes within `w + r` of the ball's centre, `θ = φ − asin((w + r)/c)`.
+fn rotation_tunnels<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let (len, w, r, c) = (1.0, 0.01, 0.05, 0.8);
+    let omega = 30.0;
+    let mut e0 = SVector::<f64, D>::zeros();
+    e0[0] = len;
+    let bar = Capsule::new(
+        p::<T, D>(&Point::from(-e0)),
+        p::<T, D>(&Point::from(e0)),
+        lit(w),
+    );
+    let ball = Ball::new(lit::<T>(r));
+    let mut centre = SVector::<f64, D>::zeros();
+    centre[1] = c;
+    let spin = RigidMotion::new(
+        &id::<T, D>(),
+        Point::origin(),
+        SVector::zeros(),
+        angular::<T, D>(omega),
+    );
+    let rest = RigidMotion::fixed(&translation::<T, D>(&centre).0);
+    let cast = query::time_of_impact(&spin, &bar, &rest, &ball, &opts(1.0, 0.0), &tol()).unwrap();
+    let exact = (std::f64::consts::FRAC_PI_2 - ((w + r) / c).asin()) / omega;
+    let h = cast
+        .hit
+        .unwrap_or_else(|| panic!("missed the spinning bar: {cast:?}"));
+    assert!(
+        (f(h.toi) - exact).abs() < toi_acc::<T>() * 10.0,
+        "{h:?} vs {exact}"
+    );
+    assert_eq!(h.termination, CastTermination::Converged);
+    assert!(f(h.lower_bound) <= exact + toi_acc::<T>());
+    // Naive sampling every 0.1 misses it.
+    let sampled = (0..=10).any(|k| {
+        let t = k as f64 * 0.1;
+        let rot = spin.rotation_at(lit(t));
+        let pose = Isometry::from_parts(
+            nalgebra::Translation::identity(),
+            nalgebra::Rotation::from_matrix_unchecked(rot),
+        );
+        query::distance(&pose, &bar, &translation::<T, D>(&centre).0, &ball, &tol())
+            .unwrap()
+            .distance
+            <= lit(0.0)
+    });
+    assert!(!sampled, "the case should tunnel through naive sampling");
+}
+cases!(rotation_tunnels, [2 => d2, 3 => d3]);
+
+/// Angular velocities about z (2D: the scalar).
+trait AboutZ<T: Real, const D: usize>: RotationDim<T, D> {
+    fn about_z(w: f64) -> <Self as RotationDim<T, D>>::Angular;
+    fn about(axis: &SVector<f64, 3>, w: f64) -> <Self as RotationDim<T, D>>::Angular;
+}
+impl<T: Real> AboutZ<T, 2> for Const<2> {
+    fn about_z(w: f64) -> T {
+        lit(w)
+    }
+    fn about(_axis: &SVector<f64, 3>, w: f64) -> T {
+        lit(w)
+    }
+}
+impl<T: Real> AboutZ<T, 3> for Const<3> {
+    fn about_z(w: f64) -> nalgebra::Vector3<T> {
+        nalgebra::Vector3::new(T::zero(), T::zero(), lit(w))
+    }
+    fn about(axis: &SVector<f64, 3>, w: f64) -> nalgebra::Vector3<T> {
+        v::<T, 3>(&(axis.normalize() * w))
+    }
+}
+
+fn angular<T: Real, const D: usize>(w: f64) -> <Const<D> as RotationDim<T, D>>::Angular
+where
+    Const<D>: AboutZ<T, D>,
+{
+    <Const<D> as AboutZ<T, D>>::about_z(w)
+}
+
+/// Random rotating pairs against fine sampling of the distance (2000 steps): no sample
+/// before our time is closer than the target, and at our time the distance is the target;
+/// no hit → no sample within the target. Motions without rotation agree with the linear
+/// cast.
+fn toi_against_sampling<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    toi_sampled::<T, D>(5, 400, 1);
+}
+
+/// The sweep behind [`toi_against_sampling`]: `cases` pairs, `samples` times each.
+fn toi_sampled<T: Real, const D: usize>(cases: usize, samples: usize, min_hits: usize)
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(31);
+    let acc = toi_acc::<T>();
+    let mut hits = 0;
+    for i in 0..cases {
+        let a = Polytope::try_new(
+            hull_points::<D>(&mut rng, 8, 0.7)
+                .iter()
+                .map(p::<T, D>)
+                .collect(),
+        )
+        .unwrap();
+        let b = Capsule::new(
+            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
+            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
+            lit(0.1),
+        );
+        let (pa, fa) = random_pose::<T, D>(&mut rng, 0.5);
+        let (pb, fb) = random_pose::<T, D>(&mut rng, 2.5);
+        let ma = RigidMotion::new(
+            &pa,
+            p::<T, D>(&Point::from(rng.vector(-0.3, 0.3))),
+            v::<T, D>(&rng.vector(-0.3, 0.3)),
+            <Const<D> as AboutZ<T, D>>::about(&rng.unit::<3>(), rng.uniform(-4.0, 4.0)),
+        );
+        let vb = (fa.translation.vector - fb.translation.vector) * rng.uniform(0.2, 0.8);
+        let mb = RigidMotion::new(
+            &pb,
+            Point::origin(),
+            v::<T, D>(&vb),
+            <Const<D> as AboutZ<T, D>>::about(&rng.unit::<3>(), rng.uniform(-2.0, 2.0)),
+        );
+        let target = if i % 2 == 0 { 0.0 } else { 0.05 };
+        let dist = |t: f64| {
+            let pose = |m: &RigidMotion<T, D>| {
+                let rot = m.rotation_at(lit(t));
+                let org = m.transform_point(lit(t), &Point::origin());
+                Isometry::from_parts(
+                    nalgebra::Translation::from(org.coords),
+                    nalgebra::Rotation::from_matrix_unchecked(rot),
+                )
+            };
+            f(query::distance(&pose(&ma), &a, &pose(&mb), &b, &tol())
+                .unwrap()
+                .distance)
+        };
+        if dist(0.0) <= target + 1e-2 {
+            continue;
+        }
+        let cast = query::time_of_impact(&ma, &a, &mb, &b, &opts(1.0, target), &tol()).unwrap();
+        let ctx = format!("#{i}: {cast:?}");
+        assert!(cast.termination.is_proven(), "{ctx}");
+        let first = (0..=samples)
+            .map(|k| k as f64 / samples as f64)
+            .find(|&t| dist(t) < target - 10.0 * acc);
+        match cast.hit {
+            Some(h) => {
+                hits += 1;
+                let toi = f(h.toi);
+                assert!(
+                    (dist(toi) - target).abs() <= 20.0 * acc,
+                    "distance at toi {}: {ctx}",
+                    dist(toi)
+                );
+                if let Some(t) = first {
+                    assert!(toi <= t + acc, "a sample at {t} is already closer: {ctx}");
+                }
+                assert!(f(cast.safe_toi) <= toi + acc);
+            }
+            None => assert!(first.is_none(), "missed a contact at {first:?}: {ctx}"),
+        }
+    }
+    assert!(hits >= min_hits, "too few hits ({hits})");
+}
+cases!(toi_against_sampling, [2 => d2, 3 => d3]);
+
+/// The big sweep (release: `cargo test --release --test cast -- --ignored`).
+#[test]
+#[ignore]
+fn toi_against_sampling_sweep() {
+    toi_sampled::<f64, 2>(60, 4000, 5);
+    toi_sampled::<f64, 3>(60, 4000, 5);
+    toi_sampled::<f32, 3>(60, 2000, 5);
+    #[cfg(feature = "fixed")]
+    toi_sampled::<Fx, 3>(60, 2000, 5);
+}
+
+/// `time_of_impact` without rotation is the linear cast; `between` reaches its end pose,
+/// also for a half turn.
+fn motions_agree<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(32);
+    for i in 0..10 {
+        let a = Cuboid::new(v::<T, D>(&rng.vector(0.2, 0.6)));
+        let b = Ball::new(lit::<T>(0.3));
+        let (pa, _) = random_pose::<T, D>(&mut rng, 0.5);
+        let (pb, fb) = random_pose::<T, D>(&mut rng, 3.0);
+        let vb = -fb.translation.vector * 0.5;
+        let lin_cast = query::cast_shapes(
+            &lin(pa, &SVector::zeros()),
+            &a,
+            &lin(pb, &vb),
+            &b,
+            &opts(3.0, 0.0),
+            &tol(),
+        )
+        .unwrap();
+        let rigid = query::time_of_impact(
+            &RigidMotion::fixed(&pa),
+            &a,
+            &RigidMotion::linear(&pb, v::<T, D>(&vb)),
+            &b,
+            &opts(3.0, 0.0),
+            &tol(),
+        )
+        .unwrap();
+        assert_eq!(
+            lin_cast.hit.is_some(),
+            rigid.hit.is_some(),
+            "#{i}: {lin_cast:?} vs {rigid:?}"
+        );
+        if let (Some(x), Some(y)) = (lin_cast.hit, rigid.hit) {
+            assert!(
+                (f(x.toi) - f(y.toi)).abs() < toi_acc::<T>(),
+                "#{i}: {x:?} vs {y:?}"
+            );
+        }
+        // A tiny rotation changes the time by little.
+        let spin = RigidMotion::new(
+            &pa,
+            Point::origin(),
+            SVector::zeros(),
+            angular::<T, D>(1e-3),
+        );
+        let near = query::time_of_impact(
+            &spin,
+            &a,
+            &RigidMotion::linear(&pb, v::<T, D>(&vb)),
+            &b,
+            &opts(3.0, 0.0),
+            &tol(),
+        )
+        .unwrap();
+        if let (Some(x), Some(y)) = (lin_cast.hit, near.hit) {
+            assert!((f(x.toi) - f(y.toi)).abs() < 1e-2, "#{i}: {x:?} vs {y:?}");
+        } else {
+            assert_eq!(lin_cast.hit.is_some(), near.hit.is_some(), "#{i}");
+        }
+    }
+    let (p0, _) = random_pose::<T, D>(&mut rng, 1.0);
+    let (p1, _) = random_pose::<T, D>(&mut rng, 1.0);
+    let m = RigidMotion::between(&p0, &p1);
+    let x = Point::from(v::<T, D>(&rng.vector(-1.0, 1.0)));
+    let (want, got) = (pback(&(p1 * x)), pback(&m.transform_point(T::one(), &x)));
+    assert!(
+        (want - got).norm() < 20.0 * accuracy::<T>(1.0),
+        "between: {want} vs {got}"
+    );
+}
+cases!(motions_agree, [2 => d2, 3 => d3]);
+
+/// A half turn about a random axis (3D): `between` finds the axis from the symmetric part.
+#[test]
+fn between_half_turn() {
+    let mut rng = Rng(33);
+    for _ in 0..20 {
+        let axis = nalgebra::Unit::new_normalize(rng.unit::<3>());
+        let p1 = nalgebra::Isometry3::from_parts(
+            nalgebra::Translation3::new(1.0, 0.0, 0.0),
+            nalgebra::UnitQuaternion::from_axis_angle(&axis, std::f64::consts::PI - 1e-9),
+        );
+        let m = RigidMotion::between(&nalgebra::Isometry3::identity(), &p1);
+        let x = nalgebra::Point3::new(0.3, -0.7, 0.2);
+        assert!((m.transform_point(1.0, &x) - p1 * x).norm() < 1e-7);
+        let half = m.transform_point(0.5, &x);
+        let mid = nalgebra::Isometry3::from_parts(
+            nalgebra::Translation3::new(0.5, 0.0, 0.0),
+            nalgebra::UnitQuaternion::from_axis_angle(&axis, (std::f64::consts::PI - 1e-9) / 2.0),
+        );
+        assert!((half - mid * x).norm() < 1e-6, "slerp midpoint");
+    }
+}
+
+/// Motion checks: free with a small margin, not with a large one; a start within the margin
+/// is a contact at 0; giving up is not free and reports a safe time before the contact.
+fn motion_checks<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut e0 = SVector::<f64, D>::zeros();
+    e0[0] = 1.0;
+    let link = Capsule::new(Point::origin(), p::<T, D>(&Point::from(e0)), lit(0.1));
+    let obstacle = Cuboid::new(SVector::<T, D>::repeat(lit(0.2)));
+    let mut at = SVector::<f64, D>::zeros();
+    (at[0], at[1]) = (1.0, 1.0);
+    let swing = RigidMotion::new(
+        &id::<T, D>(),
+        Point::origin(),
+        SVector::zeros(),
+        angular::<T, D>(1.5),
+    );
+    let fixed = RigidMotion::fixed(&translation::<T, D>(&at).0);
+    // Clearance sqrt(0.8² + 0.8²) − 1.1 = 0.0314 at 45°.
+    let clearance = 0.8f64.hypot(0.8) - 1.1;
+    let free = query::motion_is_free(
+        &swing,
+        &link,
+        &fixed,
+        &obstacle,
+        lit(clearance - 0.01),
+        &tol(),
+    )
+    .unwrap();
+    assert!(free.is_free(), "{free:?}");
+    let close = query::motion_is_free(
+        &swing,
+        &link,
+        &fixed,
+        &obstacle,
+        lit(clearance + 0.01),
+        &tol(),
+    )
+    .unwrap();
+    let h = close.hit.expect("within the margin");
+    let t45 = std::f64::consts::FRAC_PI_4 / 1.5;
+    assert!(f(h.toi) < t45 && f(h.toi) > 0.3, "{h:?}");
+    // At rest within the margin: contact at 0, even though nothing moves.
+    let still = RigidMotion::fixed(&id::<T, D>());
+    let near = RigidMotion::fixed(&translation::<T, D>(&(e0 * 1.35)).0);
+    let c = query::motion_is_free(&still, &link, &near, &obstacle, lit(0.1), &tol()).unwrap();
+    assert!(c.hit.is_some_and(|h| f(h.toi) == 0.0), "{c:?}");
+    // The step cap: not free, the safe time before the contact.
+    let few = CastOptions {
+        max_steps: 2,
+        ..opts::<T>(1.0, clearance + 0.01)
+    };
+    let capped = query::time_of_impact(&swing, &link, &fixed, &obstacle, &few, &tol()).unwrap();
+    assert!(capped.hit.is_none() && !capped.is_free(), "{capped:?}");
+    assert_eq!(capped.termination, CastTermination::MaxIterations);
+    assert!(
+        f(capped.safe_toi) <= f(h.toi) + toi_acc::<T>(),
+        "{capped:?}"
+    );
+}
+cases!(motion_checks, [2 => d2, 3 => d3]);
+
+/// Invalid input is an error, never a panic or a NaN.
+#[test]
+fn bad_input_is_an_error() {
+    use nalgebra::{Isometry2, Point2, Vector2};
+    let b = Ball::new(1.0);
+    let ray = Ray::new(Point2::new(f64::NAN, 0.0), Vector2::x());
+    let e = query::cast_ray(
+        &Isometry2::identity(),
+        &b,
+        &ray,
+        1.0,
+        true,
+        &Tolerances::default(),
+    );
+    assert!(matches!(e, Err(QueryError::InvalidCast { .. })));
+    let ray = Ray::new(Point2::origin(), Vector2::x());
+    let e = query::cast_ray(
+        &Isometry2::identity(),
+        &b,
+        &ray,
+        -1.0,
+        true,
+        &Tolerances::default(),
+    );
+    assert!(matches!(
+        e,
+        Err(QueryError::InvalidCast { what: "max_toi" })
+    ));
+    let m = LinearMotion::new(Isometry2::identity(), Vector2::new(f64::INFINITY, 0.0));
+    let ok = LinearMotion::new(Isometry2::translation(3.0, 0.0), Vector2::zeros());
+    let e = query::cast_shapes(
+        &m,
+        &b,
+        &ok,
+        &b,
+        &CastOptions::default(),
+        &Tolerances::default(),
+    );
+    assert!(matches!(e, Err(QueryError::InvalidCast { .. })));
+    let bad = CastOptions {
+        target_distance: f64::NAN,
+        ..CastOptions::default()
+    };
+    let still = LinearMotion::new(Isometry2::identity(), Vector2::zeros());
+    let e = query::cast_shapes(&still, &b, &ok, &b, &bad, &Tolerances::default());
+    assert!(matches!(
+        e,
+        Err(QueryError::InvalidCast {
+            what: "target_distance"
+        })
+    ));
+    let spin = RigidMotion::new(
+        &Isometry2::identity(),
+        Point2::origin(),
+        Vector2::zeros(),
+        f64::NAN,
+    );
+    let e = query::time_of_impact(
+        &spin,
+        &b,
+        &RigidMotion::fixed(&Isometry2::translation(3.0, 0.0)),
+        &b,
+        &CastOptions::default(),
+        &Tolerances::default(),
+    );
+    assert!(matches!(e, Err(QueryError::InvalidCast { what: "motion" })));
+    // Infinite horizon for floats: fine.
+    let far = query::cast_ray(
+        &Isometry2::translation(1e6, 0.0),
+        &b,
+        &ray,
+        f64::INFINITY,
+        true,
+        &Tolerances::default(),
+    )
+    .unwrap();
+    assert!((far.hit.unwrap().toi - (1e6 - 1.0)).abs() < 1e-6);
+}
