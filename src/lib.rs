@@ -42,6 +42,7 @@ pub mod clip;
 mod dim;
 pub mod epa;
 mod error;
+mod input;
 pub mod gjk;
 pub mod query;
 mod real;

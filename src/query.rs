@@ -69,22 +69,96 @@ where
     }
 }
 
-/// Whether a pose is finite and rigid, probed with `R·(1, …, 1)`: a NaN or infinite
-/// rotation component reaches every output component, and a rotation that is no rotation
-/// (a non-unit quaternion, say from `UnitQuaternion::from_rotation_matrix` of a
-/// reflection) changes the probe's length `√D` by more than 1e-3 relative.
+/// Whether a pose is finite and rigid: its rotation's matrix `R` (columns: the rotated
+/// axes) is finite and orthonormal, `|RᵀR − I| ≤ τ` per entry with
+/// `τ = max(√ε / 128, 256 ε)` (f64 1.2e-10: above the 1e-12 one Gram–Schmidt pass leaves
+/// on random f64 rotations, below the 1e-9 relative accuracy promised; f32 3.1e-5 and
+/// FixedI40F24 1.5e-5: a rotation rounded to the scalar is a few ulps off, one built from
+/// an axis-angle in FixedI40F24 up to 3.4e-6, with room for the drift of composed
+/// rotations, and below the 1e-4 accuracy promised), and not a reflection (`det R > 0`: nalgebra's rotations are proper, and a mirrored pose
+/// would turn the shapes inside out for the feature maps). A shear, a scale or a non-unit
+/// quaternion fails the first test. Fixed-point translations must be within
+/// [`crate::input::fixed_extent_limit`], so that composing the poses cannot wrap.
 fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
-    let probe = pose.rotation.transform_vector(&SVector::repeat(T::one()));
-    if !all_finite(&pose.translation.vector) || !all_finite(&probe) {
+    let t = &pose.translation.vector;
+    let m = rotation_matrix(pose);
+    if !all_finite(t) || !m.iter().all(|x| x.is_finite()) {
         return Err(QueryError::NonFinitePose);
     }
-    let dim = crate::real::lit::<T>(D as f64);
-    if (probe.norm_squared() - dim).abs() > dim * crate::real::lit::<T>(2e-3) {
+    // Entries of an orthonormal matrix are at most 1: bounding them first keeps RᵀR from
+    // overflowing (fixed-point would wrap).
+    let two = T::one() + T::one();
+    if m.iter().any(|x| x.abs() > two) {
         return Err(QueryError::NonRigidPose);
     }
+    let eps = T::default_epsilon();
+    let tau = (crate::real::sqrt0(eps) / crate::real::lit::<T>(128.0))
+        .max(eps * crate::real::lit::<T>(256.0));
+    for i in 0..D {
+        for j in i..D {
+            let g = m.column(i).dot(&m.column(j));
+            let want = if i == j { T::one() } else { T::zero() };
+            if !((g - want).abs() <= tau) {
+                return Err(QueryError::NonRigidPose);
+            }
+        }
+    }
+    if !(determinant(&m) > T::zero()) {
+        return Err(QueryError::NonRigidPose);
+    }
+    if crate::real::is_fixed::<T>()
+        && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())
+    {
+        return Err(QueryError::OutOfRange);
+    }
     Ok(())
+}
+
+/// `det m`: closed forms up to 3D, Gaussian elimination with partial pivoting above (only
+/// its sign matters here, on a matrix already checked orthonormal).
+fn determinant<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> T {
+    let e = |r: usize, c: usize| m[(r, c)];
+    match D {
+        1 => e(0, 0),
+        2 => e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0),
+        3 => {
+            e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
+                - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
+                + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
+        }
+        _ => {
+            let mut a = *m;
+            let mut det = T::one();
+            for k in 0..D {
+                let p = (k..D)
+                    .max_by(|&i, &j| {
+                        a[(i, k)]
+                            .abs()
+                            .partial_cmp(&a[(j, k)].abs())
+                            .unwrap_or(core::cmp::Ordering::Equal)
+                    })
+                    .unwrap_or(k);
+                if a[(p, k)] == T::zero() {
+                    return T::zero();
+                }
+                if p != k {
+                    a.swap_rows(p, k);
+                    det = -det;
+                }
+                det *= a[(k, k)];
+                for i in k + 1..D {
+                    let f = a[(i, k)] / a[(k, k)];
+                    for j in k..D {
+                        let x = a[(k, j)];
+                        a[(i, j)] -= f * x;
+                    }
+                }
+            }
+            det
+        }
+    }
 }
 
 /// B's pose in A's frame, after checking both.
@@ -114,12 +188,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let placed = Placed::new(b, &rel);
-    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed(&rel));
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
     let out = run(a, &placed, &mut simplex)?;
     if let Some(c) = cache {
-        c.store(&simplex, &rel);
+        c.store(&simplex);
     }
     Ok(out)
 }
@@ -183,7 +258,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::distance(a, b, tol, s)
+        gjk::distance_unchecked(a, b, tol, s)
     })?;
     Ok(to_world(pose_a, d))
 }
@@ -209,7 +284,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let d = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::distance(a, b, tol, s)
+        gjk::distance_unchecked(a, b, tol, s)
     })?;
     Ok(to_world(pose_a, d))
 }
@@ -243,7 +318,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let hit = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::intersects(a, b, tol, s)
+        gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
 }
@@ -269,7 +344,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let hit = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::intersects(a, b, tol, s)
+        gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
 }
@@ -356,6 +431,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
     Ok(Contact {
@@ -408,7 +484,7 @@ where
         },
         // Cores meet: EPA's depth, plus the radii.
         None => {
-            let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
+            let p = epa::penetration_unchecked(a, placed, &simplex, tol, workspace)?;
             let n = p.normal.into_inner();
             Contact {
                 separation: -(p.depth + margin),
@@ -500,6 +576,7 @@ where
             field: "prediction",
         });
     }
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let mut m = Manifold::empty(crate::epa::any_axis());
     let boxes = match (a.half_extents(), b.half_extents()) {

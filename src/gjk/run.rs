@@ -91,6 +91,7 @@ where
     /// (a point of `A − B`, so `‖v‖` is an upper bound from the start).
     fn start(&mut self, limit: Option<T>) -> Result<(SupportPoint<T, D>, bool, bool), QueryError> {
         if !self.simplex.is_empty() {
+            self.simplex.rederive(self.a, self.b);
             let mut pts =
                 [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
             let mut n = 0;
@@ -196,6 +197,7 @@ where
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             }
+            self.simplex.set_dir(v);
             if self.simplex.overflowed() {
                 return Err(QueryError::OutOfRange);
             }
@@ -233,13 +235,18 @@ where
 }
 
 /// A support point must be finite and within `limit` (fixed-point; see
-/// [`coordinate_limit`]); floats detect overflow as a non-finite result instead.
+/// [`coordinate_limit`]); floats detect overflow as a non-finite result instead: a NaN
+/// coordinate is a broken support map, an infinite one an overflow (a large affine map).
 pub(crate) fn check_range<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     limit: Option<T>,
 ) -> Result<(), QueryError> {
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
-        return Err(QueryError::NonFiniteSupport);
+        let nan = |x: &T| x != x;
+        if p.a.coords.iter().any(nan) || p.b.coords.iter().any(nan) {
+            return Err(QueryError::NonFiniteSupport);
+        }
+        return Err(QueryError::OutOfRange);
     }
     let too_big = match limit {
         Some(l) => p.w.amax() > l,

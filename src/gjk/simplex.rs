@@ -65,6 +65,11 @@ where
     Const<D>: Dim,
 {
     pts: <Const<D> as Dim>::Slots<SupportPoint<T, D>>,
+    /// The direction `dᵢ` each vertex is the support point of (`aᵢ = s_A(−dᵢ)`,
+    /// `bᵢ = s_B(dᵢ)`, on the cores), 0 when not known: a warm start re-derives its
+    /// vertices from these ([`Simplex::rederive`]), so it never holds a point that is not
+    /// in the current `A − B`.
+    dirs: <Const<D> as Dim>::Slots<SVector<T, D>>,
     /// `eᵢ = yᵢ − p`.
     e: <Const<D> as Dim>::Slots<SVector<T, D>>,
     /// `p·eᵢ`.
@@ -121,6 +126,7 @@ where
         };
         Self {
             pts: <Const<D> as Dim>::slots(sp),
+            dirs: <Const<D> as Dim>::slots(SVector::zeros()),
             e: <Const<D> as Dim>::slots(SVector::zeros()),
             pe: <Const<D> as Dim>::slots(z),
             ee: <Const<D> as Dim>::pairs(z),
@@ -195,6 +201,7 @@ where
         }
         let e = p.w - self.base;
         self.pts.as_mut()[slot] = p;
+        self.dirs.as_mut()[slot] = SVector::zeros();
         self.e.as_mut()[slot] = e;
         self.pe.as_mut()[slot] = self.base.dot(&e) * self.inv_scale2;
         for i in 0..n {
@@ -210,15 +217,57 @@ where
         true
     }
 
-    /// Stores a vertex without computing determinants (a warm start: GJK re-solves the
-    /// stored vertices, after checking their range, before it uses them).
-    pub(crate) fn push_raw(&mut self, p: SupportPoint<T, D>) -> bool {
+    /// Stores a vertex without computing determinants, with the direction it is the
+    /// support point of (a warm start: GJK re-derives the vertices from their directions
+    /// and re-solves them, after checking their range, before it uses them).
+    pub(crate) fn push_raw(&mut self, p: SupportPoint<T, D>, dir: SVector<T, D>) -> bool {
         let Some(slot) = (0..D + 1).find(|i| self.bits & (1 << i) == 0) else {
             return false;
         };
         self.pts.as_mut()[slot] = p;
+        self.dirs.as_mut()[slot] = dir;
         self.bits |= 1 << slot;
         true
+    }
+
+    /// Records that the newest vertex is the support point along `dir` (`a = s_A(−dir)`,
+    /// `b = s_B(dir)`).
+    #[inline]
+    pub(crate) fn set_dir(&mut self, dir: SVector<T, D>) {
+        if self.bits != 0 {
+            self.dirs.as_mut()[self.last] = dir;
+        }
+    }
+
+    /// The vertices with their directions, in slot order.
+    pub(crate) fn points_with_dirs(
+        &self,
+    ) -> impl Iterator<Item = (&SupportPoint<T, D>, &SVector<T, D>)> + '_ {
+        let bits = self.bits;
+        self.pts
+            .as_ref()
+            .iter()
+            .zip(self.dirs.as_ref())
+            .enumerate()
+            .filter(move |(i, _)| bits & (1 << i) != 0)
+            .map(|(_, p)| p)
+    }
+
+    /// Replaces every vertex by the support point of the cores of `a` and `b` along its
+    /// direction: a warm start (a cache filled on another pair, or before the pair
+    /// moved) then holds points of the current `A − B` only, so `‖v‖` stays a proven
+    /// upper bound. Costs one support evaluation of each shape per vertex.
+    pub(crate) fn rederive<A, B>(&mut self, a: &A, b: &B)
+    where
+        A: crate::shape::SupportMap<T, D> + ?Sized,
+        B: crate::shape::SupportMap<T, D> + ?Sized,
+    {
+        for i in 0..D + 1 {
+            if self.bits & (1 << i) != 0 {
+                let d = self.dirs.as_ref()[i];
+                self.pts.as_mut()[i] = SupportPoint::new(a.core_support(&-d), b.core_support(&d));
+            }
+        }
     }
 
     /// `yᵢ·(y_k − yⱼ)` from the cached products (module doc).
@@ -526,13 +575,20 @@ where
         points: &[SupportPoint<T, D>],
         touching: T,
     ) -> Option<Closest<T, D>> {
+        // `points` are this simplex's own vertices in slot order (GJK's warm start): keep
+        // their directions.
+        let mut dirs = [SVector::<T, D>::zeros(); N_MAX];
+        for (d, (_, x)) in dirs.iter_mut().zip(self.points_with_dirs()) {
+            *d = *x;
+        }
         self.clear();
         let mut closest = None;
-        for p in points.iter().take(D + 1) {
+        for (p, d) in points.iter().zip(dirs).take(D + 1) {
             if self.contains(&p.w) {
                 continue;
             }
             if self.push(*p) {
+                self.set_dir(d);
                 closest = self.solve(touching).or(closest);
             }
         }

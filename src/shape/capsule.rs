@@ -1,6 +1,6 @@
 //! Capsule: a segment ⊕ a radius.
 
-use super::{Segment, SupportMap, check_nonneg, push};
+use super::{Segment, SupportMap, check_nonneg, f64_of, push};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -60,5 +60,13 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
     #[inline]
     fn center(&self) -> Point<T, D> {
         self.segment.center()
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        self.segment.validate()?;
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        self.segment.extent() + f64_of(self.radius)
     }
 }

@@ -106,7 +106,7 @@ impl Rng {
     }
 }
 
-/// A random rotation matrix (Gram–Schmidt on random vectors), any D.
+/// A random rotation matrix (Gram–Schmidt on random vectors, det forced to +1), any D.
 pub fn rotation<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
     let mut m = nalgebra::SMatrix::<f64, D, D>::zeros();
     for j in 0..D {
@@ -116,6 +116,10 @@ pub fn rotation<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
             c -= prev * prev.dot(&c);
         }
         m.set_column(j, &c.normalize());
+    }
+    // A proper rotation: a reflection (det −1, half of the Gram–Schmidt draws) is no pose.
+    if nalgebra::DMatrix::from_column_slice(D, D, m.as_slice()).determinant() < 0.0 {
+        m.column_mut(0).neg_mut();
     }
     m
 }
