@@ -24,32 +24,46 @@ fn main() {
     let pa = Isometry3::new(Vector3::new(0.1, -0.2, 0.3), Vector3::new(0.1, 0.2, 0.3));
     let pose = |i: usize| {
         let s = 1e-4 * (i % 100) as f64;
-        Isometry3::new(Vector3::new(2.2 + s, 0.4, -0.1), Vector3::new(0.3, -0.2 + s, 0.5))
+        Isometry3::new(
+            Vector3::new(2.2 + s, 0.4, -0.1),
+            Vector3::new(0.3, -0.2 + s, 0.5),
+        )
     };
     let deep = |i: usize| {
         let s = 1e-4 * (i % 100) as f64;
-        Isometry3::new(Vector3::new(1.3 + s, 0.4, -0.1), Vector3::new(0.3, -0.2 + s, 0.5))
+        Isometry3::new(
+            Vector3::new(1.3 + s, 0.4, -0.1),
+            Vector3::new(0.3, -0.2 + s, 0.5),
+        )
     };
     let mut acc = 0.0;
     match kind {
         "distance" => {
             for i in 0..n {
-                acc += query::distance(&pa, &a, &pose(i), &b, &tol).unwrap().distance;
+                acc += query::distance(&pa, &a, &pose(i), &b, &tol)
+                    .unwrap()
+                    .distance;
             }
         }
         "intersects" => {
             for i in 0..n {
-                acc += f64::from(u8::from(query::intersects(&pa, &a, &pose(i), &b, &tol).unwrap()));
+                acc += f64::from(u8::from(
+                    query::intersects(&pa, &a, &pose(i), &b, &tol).unwrap(),
+                ));
             }
         }
         "contact" => {
             for i in 0..n {
-                acc += query::contact(&pa, &a, &deep(i), &b, &tol).unwrap().separation;
+                acc += query::contact(&pa, &a, &deep(i), &b, &tol)
+                    .unwrap()
+                    .separation;
             }
         }
         "manifold" => {
             for i in 0..n {
-                acc += query::manifold(&pa, &a, &deep(i), &b, 0.0, &tol).unwrap().len() as f64;
+                acc += query::manifold(&pa, &a, &deep(i), &b, 0.0, &tol)
+                    .unwrap()
+                    .len() as f64;
             }
         }
         "warm" => {

@@ -68,7 +68,10 @@ impl fmt::Display for QueryError {
         match self {
             Self::NonFinitePose => write!(f, "a pose has a NaN or infinite component"),
             Self::NonRigidPose => {
-                write!(f, "a pose's rotation is not a rotation (not orthonormal, or a reflection)")
+                write!(
+                    f,
+                    "a pose's rotation is not a rotation (not orthonormal, or a reflection)"
+                )
             }
             Self::NonFiniteSupport => {
                 write!(

@@ -7,7 +7,10 @@
 mod common;
 use common::*;
 use convex_proximity::{
-    QueryError, Real, ShapeError, Tolerances, clip::FeatureMap, gjk::Cache, lit, query,
+    QueryError, Real, ShapeError, Tolerances,
+    clip::FeatureMap,
+    gjk::Cache,
+    lit, query,
     shape::{
         Ball, Capsule, Cuboid, MinkowskiSum, PointShape, Polytope, Rounded, Segment, SupportMap,
         Transformed,
@@ -102,16 +105,38 @@ cases!(zero_length_segment_is_a_ball, [2 => d2, 3 => d3]);
 #[test]
 fn overflowing_normalisation_is_out_of_range() {
     fn run<T: Real>(big: f64) {
-        let s = Matrix3::new(lit(big), T::zero(), T::zero(), T::zero(), T::one(), T::zero(), T::zero(), T::zero(), T::one());
+        let s = Matrix3::new(
+            lit(big),
+            T::zero(),
+            T::zero(),
+            T::zero(),
+            T::one(),
+            T::zero(),
+            T::zero(),
+            T::zero(),
+            T::one(),
+        );
         let ell = Transformed::new(Ball::new(T::one()), s, Vector3::zeros());
         let cube = Cuboid::new(Vector3::repeat(lit::<T>(0.5)));
-        let (id, pb) = (Isometry3::identity(), Isometry3::translation(lit(3.0), T::zero(), T::zero()));
+        let (id, pb) = (
+            Isometry3::identity(),
+            Isometry3::translation(lit(3.0), T::zero(), T::zero()),
+        );
         let e = Err(QueryError::OutOfRange);
-        assert_eq!(query::distance(&id, &ell, &pb, &cube, &tol()).map(|_| ()), e);
-        assert_eq!(query::intersects(&id, &ell, &pb, &cube, &tol()).map(|_| ()), e);
+        assert_eq!(
+            query::distance(&id, &ell, &pb, &cube, &tol()).map(|_| ()),
+            e
+        );
+        assert_eq!(
+            query::intersects(&id, &ell, &pb, &cube, &tol()).map(|_| ()),
+            e
+        );
         assert_eq!(query::contact(&id, &ell, &pb, &cube, &tol()).map(|_| ()), e);
         assert_eq!(query::contact(&pb, &cube, &id, &ell, &tol()).map(|_| ()), e);
-        assert_eq!(query::manifold(&id, &ell, &pb, &cube, T::zero(), &tol()).map(|_| ()), e);
+        assert_eq!(
+            query::manifold(&id, &ell, &pb, &cube, T::zero(), &tol()).map(|_| ()),
+            e
+        );
     }
     run::<f64>(1e155);
     run::<f32>(1e30);
@@ -167,7 +192,11 @@ where
         let mut ball = Ball::new(lit::<T>(0.5));
         ball.radius = r;
         all(&id, &pb, &cube, &ball);
-        let mut cap = Capsule::new(Point::origin(), Point::from(SVector::repeat(lit(0.5))), lit(0.2));
+        let mut cap = Capsule::new(
+            Point::origin(),
+            Point::from(SVector::repeat(lit(0.5))),
+            lit(0.2),
+        );
         cap.radius = r;
         all(&id, &pb, &cube, &cap);
         let mut round = Rounded::new(cube, lit(0.1));
@@ -178,7 +207,10 @@ where
         all(&id, &pb, &cube, &boxed);
     }
     assert_eq!(
-        format!("{}", QueryError::InvalidShape(ShapeError::Negative { what: "radius" })),
+        format!(
+            "{}",
+            QueryError::InvalidShape(ShapeError::Negative { what: "radius" })
+        ),
         "invalid shape: the radius must be finite and non-negative"
     );
 }
@@ -220,12 +252,21 @@ fn check_on_surfaces<T: Real, const D: usize, A, B, A64, B64>(
     let n = back(&m.normal.into_inner());
     for p in m.points() {
         let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
-        let (da, db) = (signed_distance(pa64, a64, &qa), signed_distance(pb64, b64, &qb));
+        let (da, db) = (
+            signed_distance(pa64, a64, &qa),
+            signed_distance(pb64, b64, &qb),
+        );
         let ctx = format!("{what}: {p:?}, da {da:e} db {db:e}, contact {c:?}");
-        assert!(da.abs() <= slack && db.abs() <= slack, "off the surface: {ctx}");
+        assert!(
+            da.abs() <= slack && db.abs() <= slack,
+            "off the surface: {ctx}"
+        );
         let sep = f(p.separation);
         assert!(((qb - qa) - n * sep).amax() <= slack, "not along n: {ctx}");
-        assert!(sep >= f(c.separation) - slack, "deeper than the contact: {ctx}");
+        assert!(
+            sep >= f(c.separation) - slack,
+            "deeper than the contact: {ctx}"
+        );
     }
 }
 
@@ -273,13 +314,51 @@ where
             t[D - 1] = 1.2;
             let pb = Isometry::from_parts(translation::<T, D>(&t).0.translation, rot.rotation);
             let pb64 = Isometry::from_parts(translation::<T, D>(&t).1.translation, rot64.rotation);
-            let b = Rounded::new(Cuboid::new(SVector::<T, D>::repeat(lit(0.5))), lit::<T>(0.3));
+            let b = Rounded::new(
+                Cuboid::new(SVector::<T, D>::repeat(lit(0.5))),
+                lit::<T>(0.3),
+            );
             let b64 = Rounded::new(Cuboid::new(SVector::<f64, D>::repeat(0.5)), 0.3);
-            check_on_surfaces("rounded boxes", &id, &a, &pb, &b, (&Pose::identity(), &a64), (&pb64, &b64), slack);
-            let cap = Capsule::new(Point::origin(), Point::from(SVector::repeat(lit(0.6))), lit::<T>(0.25));
-            let cap64 = Capsule::new(Point::origin(), Point::from(back(&SVector::repeat(lit::<T>(0.6)))), f(lit::<T>(0.25)));
-            check_on_surfaces("capsule", &id, &a, &pb, &cap, (&Pose::identity(), &a64), (&pb64, &cap64), slack);
-            check_on_surfaces("capsule as A", &pb, &cap, &id, &a, (&pb64, &cap64), (&Pose::identity(), &a64), slack);
+            check_on_surfaces(
+                "rounded boxes",
+                &id,
+                &a,
+                &pb,
+                &b,
+                (&Pose::identity(), &a64),
+                (&pb64, &b64),
+                slack,
+            );
+            let cap = Capsule::new(
+                Point::origin(),
+                Point::from(SVector::repeat(lit(0.6))),
+                lit::<T>(0.25),
+            );
+            let cap64 = Capsule::new(
+                Point::origin(),
+                Point::from(back(&SVector::repeat(lit::<T>(0.6)))),
+                f(lit::<T>(0.25)),
+            );
+            check_on_surfaces(
+                "capsule",
+                &id,
+                &a,
+                &pb,
+                &cap,
+                (&Pose::identity(), &a64),
+                (&pb64, &cap64),
+                slack,
+            );
+            check_on_surfaces(
+                "capsule as A",
+                &pb,
+                &cap,
+                &id,
+                &a,
+                (&pb64, &cap64),
+                (&Pose::identity(), &a64),
+                slack,
+            );
         }
     }
 }
@@ -294,9 +373,15 @@ cases!(manifold_points_stay_on_rounded_surfaces, [2 => d2, 3 => d3]);
 /// features (`flat_feature`: the segment, or a flat polygon in 3D), and a single incident
 /// point no longer exempts the manifold from having its deepest pair.
 fn faceless_polytope_manifold_has_the_deepest_point<T: Real>() {
-    let a = Cuboid::new(Vector2::new(lit::<T>(1.3985641888320028), lit(1.4371996036827985)));
+    let a = Cuboid::new(Vector2::new(
+        lit::<T>(1.3985641888320028),
+        lit(1.4371996036827985),
+    ));
     let pa = Isometry2::from_parts(
-        Translation::from(v::<T, 2>(&Vector2::new(-0.022579904773974556, 0.011761920622334741))),
+        Translation::from(v::<T, 2>(&Vector2::new(
+            -0.022579904773974556,
+            0.011761920622334741,
+        ))),
         Rotation2::from_matrix_unchecked(-Matrix2::<T>::identity()).into(),
     );
     let poly = Polytope::try_new(vec![
@@ -312,7 +397,10 @@ fn faceless_polytope_manifold_has_the_deepest_point<T: Real>() {
     );
     let rb = nalgebra::UnitComplex::from_rotation_matrix(&Rotation2::from_matrix_unchecked(rot));
     let pb = Isometry2::from_parts(
-        Translation::from(v::<T, 2>(&Vector2::new(0.1395311707368047, 0.954631633540813))),
+        Translation::from(v::<T, 2>(&Vector2::new(
+            0.1395311707368047,
+            0.954631633540813,
+        ))),
         nalgebra::UnitComplex::new(lit(rb.angle())),
     );
     let c = query::contact(&pa, &a, &pb, &poly, &tol()).unwrap();
@@ -323,14 +411,20 @@ fn faceless_polytope_manifold_has_the_deepest_point<T: Real>() {
         .map(|p| f(p.separation))
         .fold(f64::INFINITY, f64::min);
     assert!((f(c.separation) + 0.683).abs() < 2e-3, "{c:?}");
-    assert!((deepest - f(c.separation)).abs() <= acc::<T>() * 4.0, "{m:?} vs {c:?}");
+    assert!(
+        (deepest - f(c.separation)).abs() <= acc::<T>() * 4.0,
+        "{m:?} vs {c:?}"
+    );
     assert_eq!(m.len(), 2, "{m:?}");
     // The same segment as a `Segment` gives the same points.
     let seg = Segment::new(poly.points()[0], poly.points()[1]);
     let ms = query::manifold(&pa, &a, &pb, &seg, T::zero(), &tol()).unwrap();
     assert_eq!(ms.len(), 2, "{ms:?}");
     for (x, y) in m.points().iter().zip(ms.points()) {
-        assert!((f(x.separation) - f(y.separation)).abs() <= acc::<T>() * 4.0, "{m:?} {ms:?}");
+        assert!(
+            (f(x.separation) - f(y.separation)).abs() <= acc::<T>() * 4.0,
+            "{m:?} {ms:?}"
+        );
     }
 }
 
@@ -347,7 +441,8 @@ fn flat_polytope_manifold_has_its_corners<T: Real>() {
     for pts in [tri[..3].to_vec(), tri.clone()] {
         let poly = Polytope::try_new(pts.iter().map(p::<T, 3>).collect()).unwrap();
         let pb = Isometry3::translation(lit::<T>(0.1), lit(0.49), lit(0.0));
-        let m = query::manifold(&Isometry3::identity(), &slab, &pb, &poly, T::zero(), &tol()).unwrap();
+        let m =
+            query::manifold(&Isometry3::identity(), &slab, &pb, &poly, T::zero(), &tol()).unwrap();
         assert_eq!(m.len(), 3, "{m:?}");
         for q in m.points() {
             assert!((f(q.separation) + 0.01).abs() <= acc::<T>() * 4.0, "{m:?}");
@@ -356,9 +451,17 @@ fn flat_polytope_manifold_has_its_corners<T: Real>() {
         let r = UnitQuaternion::from_euler_angles(0.0, 0.0, 0.5f64).cast::<T>();
         let pb = Isometry3::from_parts(Translation3::new(lit(0.0), lit(0.49), lit(0.0)), r);
         let c = query::contact(&Isometry3::identity(), &slab, &pb, &poly, &tol()).unwrap();
-        let m = query::manifold(&Isometry3::identity(), &slab, &pb, &poly, T::zero(), &tol()).unwrap();
-        let deepest = m.points().iter().map(|p| f(p.separation)).fold(f64::INFINITY, f64::min);
-        assert!((deepest - f(c.separation)).abs() <= acc::<T>() * 4.0, "{m:?} {c:?}");
+        let m =
+            query::manifold(&Isometry3::identity(), &slab, &pb, &poly, T::zero(), &tol()).unwrap();
+        let deepest = m
+            .points()
+            .iter()
+            .map(|p| f(p.separation))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (deepest - f(c.separation)).abs() <= acc::<T>() * 4.0,
+            "{m:?} {c:?}"
+        );
     }
 }
 
@@ -381,7 +484,10 @@ fn non_orthonormal_rotations_are_rejected<T: Real>() {
         assert_eq!(query::distance(&id, &b, &pose, &b, &tol()).map(|_| ()), e);
         assert_eq!(query::intersects(&pose, &b, &id, &b, &tol()).map(|_| ()), e);
         assert_eq!(query::contact(&id, &b, &pose, &b, &tol()).map(|_| ()), e);
-        assert_eq!(query::manifold(&id, &b, &pose, &b, T::zero(), &tol()).map(|_| ()), e);
+        assert_eq!(
+            query::manifold(&id, &b, &pose, &b, T::zero(), &tol()).map(|_| ()),
+            e
+        );
     }
     let q = UnitQuaternion::new_unchecked(Quaternion::new(T::one(), T::one(), T::one(), T::one()));
     let pose = Isometry3::from_parts(t, q);
@@ -393,7 +499,10 @@ fn non_orthonormal_rotations_are_rejected<T: Real>() {
         Rotation2::from_matrix_unchecked(m2),
     );
     let id2 = Isometry::<T, Rotation2<T>, 2>::identity();
-    assert_eq!(query::distance(&id2, &b2, &pose2, &b2, &tol()).map(|_| ()), e);
+    assert_eq!(
+        query::distance(&id2, &b2, &pose2, &b2, &tol()).map(|_| ()),
+        e
+    );
     // Rotations as the scalar rounds them pass: random matrices, quaternions cast down.
     let mut rng = Rng(61);
     for _ in 0..50 {
@@ -401,7 +510,8 @@ fn non_orthonormal_rotations_are_rejected<T: Real>() {
         assert!(query::distance(&Pose::identity(), &b, &p3, &b, &tol()).is_ok());
         let (p2, _) = random_pose::<T, 2>(&mut rng, 1.0);
         assert!(query::distance(&id2, &b2, &p2, &b2, &tol()).is_ok());
-        let q = UnitQuaternion::from_euler_angles(rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), 0.3);
+        let q =
+            UnitQuaternion::from_euler_angles(rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), 0.3);
         let pose = Isometry3::from_parts(t, q.cast::<T>());
         assert!(query::distance(&id, &b, &pose, &b, &tol()).is_ok());
     }
@@ -422,12 +532,29 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
     let id = Isometry3::<F>::identity();
     let near = Isometry3::translation(lit::<F>(1.5), lit(0.0), lit(0.0));
     // A support point of 1e12: M = 2e5·I on a ball of radius 5e6 would be 1e12.
-    let big = Transformed::new(Ball::new(lit::<F>(5e6)), Matrix3::identity() * lit::<F>(2e5), Vector3::zeros());
-    assert_eq!(query::distance(&id, &big, &near, &cube, &tol()).map(|_| ()), e);
-    assert_eq!(query::contact(&id, &cube, &near, &big, &tol()).map(|_| ()), e);
+    let big = Transformed::new(
+        Ball::new(lit::<F>(5e6)),
+        Matrix3::identity() * lit::<F>(2e5),
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::distance(&id, &big, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
+    assert_eq!(
+        query::contact(&id, &cube, &near, &big, &tol()).map(|_| ()),
+        e
+    );
     // Mᵀ·d alone would wrap: huge entries on a tiny shape.
-    let thin = Transformed::new(Ball::new(lit::<F>(1e-6)), Matrix3::identity() * lit::<F>(1e8), Vector3::zeros());
-    assert_eq!(query::intersects(&id, &thin, &near, &cube, &tol()).map(|_| ()), e);
+    let thin = Transformed::new(
+        Ball::new(lit::<F>(1e-6)),
+        Matrix3::identity() * lit::<F>(1e8),
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::intersects(&id, &thin, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
     // A polytope, a sum, a rounded shape beyond the range.
     let far = Polytope::try_new(vec![
         Point3::new(lit::<F>(1e5), lit(0.0), lit(0.0)),
@@ -435,17 +562,35 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
         Point3::new(lit::<F>(1e5), lit(0.0), lit(1.0)),
     ])
     .unwrap();
-    assert_eq!(query::distance(&id, &far, &near, &cube, &tol()).map(|_| ()), e);
-    let sum = MinkowskiSum::new(Cuboid::new(Vector3::repeat(lit::<F>(3e4))), Ball::new(lit::<F>(3e4)));
-    assert_eq!(query::contact(&id, &sum, &near, &cube, &tol()).map(|_| ()), e);
+    assert_eq!(
+        query::distance(&id, &far, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
+    let sum = MinkowskiSum::new(
+        Cuboid::new(Vector3::repeat(lit::<F>(3e4))),
+        Ball::new(lit::<F>(3e4)),
+    );
+    assert_eq!(
+        query::contact(&id, &sum, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
     let round = Rounded::new(Cuboid::new(Vector3::repeat(lit::<F>(4e11))), lit::<F>(4e11));
-    assert_eq!(query::distance(&id, &round, &near, &cube, &tol()).map(|_| ()), e);
+    assert_eq!(
+        query::distance(&id, &round, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
     // Translations whose difference wraps (3e11 − (−3e11) > 5.5e11), or just too far.
     let pa = Isometry3::translation(lit::<F>(3e11), lit(0.0), lit(0.0));
     let pb = Isometry3::translation(lit::<F>(-3e11), lit(0.0), lit(0.0));
-    assert_eq!(query::distance(&pa, &cube, &pb, &cube, &tol()).map(|_| ()), e);
+    assert_eq!(
+        query::distance(&pa, &cube, &pb, &cube, &tol()).map(|_| ()),
+        e
+    );
     let pc = Isometry3::translation(lit::<F>(1e6), lit(0.0), lit(0.0));
-    assert_eq!(query::distance(&pc, &cube, &pc, &cube, &tol()).map(|_| ()), e);
+    assert_eq!(
+        query::distance(&pc, &cube, &pc, &cube, &tol()).map(|_| ()),
+        e
+    );
     // In range, far from the origin: fine.
     let pd = Isometry3::translation(lit::<F>(4e4), lit(0.0), lit(0.0));
     let pe = Isometry3::translation(lit::<F>(4e4 + 1.5), lit(0.0), lit(0.0));
@@ -483,9 +628,18 @@ where
         let cold = query::distance(&id, &small, &p2, &ball, &tol()).unwrap();
         let warm = query::distance_with_cache(&id, &small, &p2, &ball, &tol(), &mut cache).unwrap();
         let ctx = format!("cold {cold:?} warm {warm:?}");
-        assert!((f(warm.distance) - f(cold.distance)).abs() <= acc::<T>(), "{ctx}");
-        assert!(f(warm.lower_bound) <= f(cold.distance) + acc::<T>(), "{ctx}");
-        assert!(f(warm.upper_bound) >= f(cold.distance) - acc::<T>(), "{ctx}");
+        assert!(
+            (f(warm.distance) - f(cold.distance)).abs() <= acc::<T>(),
+            "{ctx}"
+        );
+        assert!(
+            f(warm.lower_bound) <= f(cold.distance) + acc::<T>(),
+            "{ctx}"
+        );
+        assert!(
+            f(warm.upper_bound) >= f(cold.distance) - acc::<T>(),
+            "{ctx}"
+        );
         // And intersects with the same cache on a third pair that overlaps.
         let hit = query::intersects_with_cache(&id, &box1, &id, &ball, &tol(), &mut cache).unwrap();
         assert!(hit);
@@ -505,9 +659,14 @@ fn every_fallible_constructor_has_a_try_form() {
     let e = Transformed::try_scaled(Ball::new(1.0), Vector3::new(1.0, f64::NAN, 1.0));
     assert_eq!(e.unwrap_err(), ShapeError::NonFinite { index: 0 });
     assert!(Transformed::try_scaled(Ball::new(1.0f32), Vector2::new(2.0, 3.0)).is_ok());
-    let msg = std::panic::catch_unwind(|| Transformed::scaled(Ball::new(1.0), Vector3::new(f64::INFINITY, 1.0, 1.0)))
-        .unwrap_err();
-    let msg = msg.downcast_ref::<String>().cloned().or_else(|| msg.downcast_ref::<&str>().map(|s| s.to_string()));
+    let msg = std::panic::catch_unwind(|| {
+        Transformed::scaled(Ball::new(1.0), Vector3::new(f64::INFINITY, 1.0, 1.0))
+    })
+    .unwrap_err();
+    let msg = msg
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| msg.downcast_ref::<&str>().map(|s| s.to_string()));
     assert!(msg.unwrap().contains("Transformed::scaled"));
     assert!(Segment::try_new(Point2::new(0.0, f64::NAN), Point2::origin()).is_err());
     assert!(PointShape::try_new(Point3::new(f32::INFINITY, 0.0, 0.0)).is_err());

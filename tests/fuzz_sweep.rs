@@ -16,21 +16,34 @@ mod common;
 mod harness;
 
 use common::splitmix;
-use convex_proximity::{Real, clip::FeatureMap, epa::ContactDim, shape::{Cuboid, Polytope}};
+use convex_proximity::{
+    Real,
+    clip::FeatureMap,
+    epa::ContactDim,
+    shape::{Cuboid, Polytope},
+};
 use nalgebra::Const;
 
 fn cases() -> u64 {
-    std::env::var("FUZZ_SWEEP_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000)
+    std::env::var("FUZZ_SWEEP_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
 }
 
 fn first_seed() -> u64 {
-    std::env::var("FUZZ_SWEEP_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1)
+    std::env::var("FUZZ_SWEEP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
 }
 
 /// 160 random bytes per case from splitmix64 (seeded by `seed`).
 fn bytes(seed: u64) -> Vec<u8> {
     let mut s = seed;
-    (0..20).flat_map(|_| splitmix::next_u64(&mut s).to_le_bytes()).collect()
+    (0..20)
+        .flat_map(|_| splitmix::next_u64(&mut s).to_le_bytes())
+        .collect()
 }
 
 fn sweep(name: &str, run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUnwindSafe) {
@@ -46,7 +59,11 @@ fn sweep(name: &str, run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUn
             Err(_) => failures.push(format!("{name} seed {seed}: panic, bytes {data:?}")),
         }
     }
-    eprintln!("{name}: {n} cases in {:.1?}, {} failures", t0.elapsed(), failures.len());
+    eprintln!(
+        "{name}: {n} cases in {:.1?}, {} failures",
+        t0.elapsed(),
+        failures.len()
+    );
     for f in failures.iter().take(20) {
         eprintln!("{f}\n");
     }

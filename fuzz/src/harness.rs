@@ -4,7 +4,7 @@
 //! no panic, no NaN or ∞ in an `Ok`, `lower ≤ upper`, the truth inside the bounds for
 //! small polytope pairs (brute-force f64 oracles), A↔B symmetry, manifold points on both
 //! surfaces and never deeper than the contact.
-#![allow(dead_code, clippy::too_many_arguments)]
+#![allow(dead_code, clippy::too_many_arguments, clippy::large_enum_variant)]
 
 use crate::common::{accuracy, back, f, pback, polytope_distance, sat_depth};
 use convex_proximity::{
@@ -137,7 +137,7 @@ impl<const D: usize> Spec<D> {
                 Spec::Polytope(pts)
             }
             7 if D == 3 => {
-                if b.u8() % 2 == 0 {
+                if b.u8().is_multiple_of(2) {
                     Spec::Cone(b.size(nice), b.size(nice))
                 } else {
                     Spec::Cylinder(b.size(nice), b.size(nice))
@@ -194,8 +194,12 @@ impl<const D: usize> Spec<D> {
         }
     }
 
-    /// The shape in `T`, through the `try_` constructors.
+    /// The shape in `T`, through the `try_` constructors (`Err` also for a value `T`
+    /// cannot hold: converting it would panic, as it would for a user).
     pub fn build<T: Real>(&self) -> Result<Shape<T, D>, ShapeError> {
+        if !self.fits::<T>() {
+            return Err(ShapeError::Empty);
+        }
         let v = |x: &SVector<f64, D>| x.map(lit::<T>);
         let p = |x: &Point<f64, D>| Point::from(v(&x.coords));
         Ok(match self {
@@ -208,12 +212,32 @@ impl<const D: usize> Spec<D> {
             Spec::Cone(h, r) => Shape::Cone(Cone::try_new(lit(*h), lit(*r))?),
             Spec::Cylinder(h, r) => Shape::Cylinder(Cylinder::try_new(lit(*h), lit(*r))?),
             Spec::Rounded(s, r) => Shape::Rounded(Box::new(Rounded::try_new(s.build()?, lit(*r))?)),
-            Spec::Transformed(s, m, t) => {
-                Shape::Transformed(Box::new(Transformed::try_new(s.build()?, m.map(lit), v(t))?))
-            }
+            Spec::Transformed(s, m, t) => Shape::Transformed(Box::new(Transformed::try_new(
+                s.build()?,
+                m.map(lit),
+                v(t),
+            )?)),
             Spec::Sum(a, b) => Shape::Sum(Box::new(MinkowskiSum::new(a.build()?, b.build()?))),
             Spec::Hull(a, b) => Shape::Hull(Box::new(Hull::new(a.build()?, b.build()?))),
         })
+    }
+
+    /// Whether every number converts to `T` (fixed-point: within its range).
+    fn fits<T: Real>(&self) -> bool {
+        let ok = |x: f64| fits::<T>(x);
+        let okv = |x: &SVector<f64, D>| x.iter().all(|y| ok(*y));
+        match self {
+            Spec::Ball(x) => ok(*x),
+            Spec::Cuboid(h) => okv(h),
+            Spec::Capsule(a, b, x) => okv(&a.coords) && okv(&b.coords) && ok(*x),
+            Spec::Segment(a, b) => okv(&a.coords) && okv(&b.coords),
+            Spec::Point(a) => okv(&a.coords),
+            Spec::Polytope(p) => p.iter().all(|x| okv(&x.coords)),
+            Spec::Cone(h, x) | Spec::Cylinder(h, x) => ok(*h) && ok(*x),
+            Spec::Rounded(s, x) => s.fits::<T>() && ok(*x),
+            Spec::Transformed(s, m, t) => s.fits::<T>() && m.iter().all(|y| ok(*y)) && okv(t),
+            Spec::Sum(a, b) | Spec::Hull(a, b) => a.fits::<T>() && b.fits::<T>(),
+        }
     }
 
     /// The polytope's points, if this is a polytope with a full-dimensional hull (the
@@ -242,6 +266,11 @@ impl<const D: usize> Spec<D> {
             Spec::Hull(a, b) => a.scale().max(b.scale()),
         }
     }
+}
+
+/// Whether `x` converts to `T` (fixed-point panics beyond its range, or on NaN).
+pub fn fits<T: Real>(x: f64) -> bool {
+    !crate::common::is_fixed::<T>() || x.abs() < 5e11
 }
 
 /// A rotation matrix from the bytes (2D: an angle; 3D: Euler angles; det +1).
@@ -329,7 +358,11 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Shape<T, D> {
 }
 
 /// A single-point feature (shapes without a feature map: sums and hulls).
-fn point_feature<T: Real, const D: usize>(p: Point<T, D>, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
+fn point_feature<T: Real, const D: usize>(
+    p: Point<T, D>,
+    dir: &SVector<T, D>,
+    out: &mut Feature<T, D>,
+) {
     out.normal = convex_proximity::normalize(dir).unwrap_or_else(|| {
         let mut e = SVector::zeros();
         e[0] = T::one();
@@ -358,8 +391,10 @@ where
             Shape::Sum(s) => point_feature(s.core_support(dir), dir, out),
             Shape::Hull(s) => point_feature(s.core_support(dir), dir, out),
             Shape::Cone(_) | Shape::Cylinder(_) => {
-                let mut f3 = Feature::<T, 3>::default();
-                f3.inscribed = out.inscribed;
+                let mut f3 = Feature::<T, 3> {
+                    inscribed: out.inscribed,
+                    ..Default::default()
+                };
                 match self {
                     Shape::Cone(c) => c.feature(&to3(dir), &mut f3),
                     Shape::Cylinder(c) => c.feature(&to3(dir), &mut f3),
@@ -369,7 +404,8 @@ where
                 out.id = f3.id;
                 out.inscribed = f3.inscribed;
                 out.vertices.clear();
-                out.vertices.extend(f3.vertices.iter().map(|(p, k)| (from3(*p), *k)));
+                out.vertices
+                    .extend(f3.vertices.iter().map(|(p, k)| (from3(*p), *k)));
             }
         }
     }
@@ -446,7 +482,7 @@ pub fn tolerances<T: Real>(b: &mut Bytes<'_>) -> (Tolerances<T>, bool) {
     match b.u8() {
         0..=199 => (t, true),
         200..=239 => {
-            t.gjk_rel = t.gjk_rel * lit(b.range(1.0, 1e3));
+            t.gjk_rel *= lit(b.range(1.0, 1e3));
             t.gjk_max_iterations = 1 + u32::from(b.u8());
             t.epa_max_iterations = 1 + u32::from(b.u8());
             t.manifold_min_alignment = lit(b.range(0.1, 1.0));
@@ -500,6 +536,9 @@ where
         (Ok(a), Ok(b)) => (a, b),
         _ => return Ok(()), // a constructor refused: fine
     };
+    if !pa.t.iter().chain(pb.t.iter()).all(|x| fits::<T>(*x)) {
+        return Ok(()); // not representable in `T`
+    }
     let (pose_a, pose_b) = (pa.pose::<T>(), pb.pose::<T>());
     let fine = fine && !pa.broken && !pb.broken;
     let scale = sa.scale().max(sb.scale()) + (pa.t - pb.t).amax();
@@ -511,7 +550,9 @@ where
     let d2 = query::distance(&pose_b, &b, &pose_a, &a, tol);
     let (d, d2) = match (d, d2) {
         (Ok(d), Ok(d2)) => (d, d2),
-        (Err(e), _) | (_, Err(e)) => return err_ok(&e, fine, fixed).map_err(|m| format!("{m}\n{}", ctx())),
+        (Err(e), _) | (_, Err(e)) => {
+            return err_ok(&e, fine, fixed).map_err(|m| format!("{m}\n{}", ctx()));
+        }
     };
     if (pa.broken || pb.broken) && !fixed {
         return Err(format!("broken pose accepted: {d:?}\n{}", ctx()));
@@ -576,9 +617,26 @@ where
     if f(c.lower_bound) > f(c.upper_bound) + acc * 1e-3 {
         return Err(format!("contact lower > upper: {c:?}\n{}", ctx()));
     }
+    // point_b − point_a = separation · normal (the contact's own promise).
+    let gap =
+        pback(&c.point_b) - pback(&c.point_a) - back(&c.normal.into_inner()) * f(c.separation);
+    let width = (f(c.upper_bound) - f(c.lower_bound)).abs();
+    // Known (docs/testing.md, finding F1): FixedI40F24 EPA stopped by its cap on a curved
+    // core returns witnesses ~4e-3 off `separation · normal`; skipped so the fuzzer
+    // looks further.
+    let known = fixed && c.termination == convex_proximity::Termination::MaxIterations;
+    if fine && !known && gap.amax() > acc * 4.0 + width {
+        return Err(format!(
+            "contact witnesses not separation·normal apart ({gap}): {c:?}\n{}",
+            ctx()
+        ));
+    }
     // Oracles for polytope pairs: the distance and the penetration depth by brute force.
     if fine
-        && let (Some(qa), Some(qb)) = (sa.rounded::<T>().polytope_points().map(<[_]>::to_vec), sb.rounded::<T>().polytope_points().map(<[_]>::to_vec))
+        && let (Some(qa), Some(qb)) = (
+            sa.rounded::<T>().polytope_points().map(<[_]>::to_vec),
+            sb.rounded::<T>().polytope_points().map(<[_]>::to_vec),
+        )
     {
         let (p64a, p64b) = (pa.pose64::<T>(), pb.pose64::<T>());
         let wa: Vec<_> = qa.iter().map(|x| p64a.transform_point(x)).collect();
@@ -587,14 +645,20 @@ where
         let slack = acc.max(1e-7 * scale);
         if truth > 0.0 {
             if f(d.lower_bound) > truth + slack || f(d.upper_bound) < truth - slack {
-                return Err(format!("truth {truth} outside the distance bounds {d:?}\n{}", ctx()));
+                return Err(format!(
+                    "truth {truth} outside the distance bounds {d:?}\n{}",
+                    ctx()
+                ));
             }
         } else {
             let depth = sat_depth(&wa, &wb, scale).depth;
             if depth > slack
                 && (f(c.lower_bound) > -depth + slack || f(c.upper_bound) < -depth - slack)
             {
-                return Err(format!("depth {depth} outside the contact bounds {c:?}\n{}", ctx()));
+                return Err(format!(
+                    "depth {depth} outside the contact bounds {c:?}\n{}",
+                    ctx()
+                ));
             }
         }
     }
@@ -654,17 +718,27 @@ where
     if !n.iter().all(|x| x.is_finite()) || (n.norm() - 1.0).abs() > 1e-3 {
         return Err(format!("manifold normal {n}: {m:?}"));
     }
-    let (a64, b64) = match (sa.rounded::<T>().build::<f64>(), sb.rounded::<T>().build::<f64>()) {
+    let (a64, b64) = match (
+        sa.rounded::<T>().build::<f64>(),
+        sb.rounded::<T>().build::<f64>(),
+    ) {
         (Ok(a), Ok(b)) => (a, b),
         _ => return Ok(()),
     };
     let (p64a, p64b) = (pa.pose64::<T>(), pb.pose64::<T>());
-    // Manifold points carry the contact's normal error times the pair's size.
-    let slack = acc * 4.0;
+    // Manifold points are as exact as the contact: its bounds' width (an EPA stopped by
+    // its cap on a curved core) plus the rounding.
+    let slack = acc * 4.0 + (f(c.upper_bound) - f(c.lower_bound)).abs();
     for p in m.points() {
         let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
         let sep = f(p.separation);
-        if !sep.is_finite() || !qa.coords.iter().chain(qb.coords.iter()).all(|x| x.is_finite()) {
+        if !sep.is_finite()
+            || !qa
+                .coords
+                .iter()
+                .chain(qb.coords.iter())
+                .all(|x| x.is_finite())
+        {
             return Err(format!("non-finite manifold point {p:?}"));
         }
         if !fine {
@@ -674,9 +748,14 @@ where
             return Err(format!("point pair not along the normal: {p:?} in {m:?}"));
         }
         if sep < f(c.lower_bound) - slack {
-            return Err(format!("manifold point deeper than the contact {c:?}: {p:?} in {m:?}"));
+            return Err(format!(
+                "manifold point deeper than the contact {c:?}: {p:?} in {m:?}"
+            ));
         }
-        let (da, db) = (signed_distance(&p64a, &a64, &qa), signed_distance(&p64b, &b64, &qb));
+        let (da, db) = (
+            signed_distance(&p64a, &a64, &qa),
+            signed_distance(&p64b, &b64, &qb),
+        );
         if let (Some(da), Some(db)) = (da, db)
             && (da.abs() > slack || db.abs() > slack)
         {
@@ -735,13 +814,17 @@ pub fn run_polytope<T: Real, const D: usize>(data: &[u8]) -> Verdict {
     }) else {
         return Ok(());
     };
-    let cloud: Vec<Point<T, D>> = pts.iter().map(|x| Point::from(x.coords.map(lit::<T>))).collect();
+    let cloud: Vec<Point<T, D>> = pts
+        .iter()
+        .map(|x| Point::from(x.coords.map(lit::<T>)))
+        .collect();
     let poly = match Polytope::try_new(cloud.clone()) {
         Ok(p) => p,
         Err(_) => return Ok(()),
     };
     let size = pts.iter().fold(0.0f64, |s, x| s.max(x.coords.amax())) + 1.0;
-    let tolerance = 1e3 * f(T::default_epsilon()) * size + 1e-5 * f64::from(u8::from(crate::common::is_fixed::<T>()));
+    let tolerance = 1e3 * f(T::default_epsilon()) * size
+        + 1e-5 * f64::from(u8::from(crate::common::is_fixed::<T>()));
     for face in poly.faces() {
         let nrm = back(&face.normal().into_inner());
         let k = face.vertex_indices()[0];
@@ -755,9 +838,14 @@ pub fn run_polytope<T: Real, const D: usize>(data: &[u8]) -> Verdict {
     for _ in 0..8 {
         let d: SVector<f64, D> = b.vector(1.0);
         let got = d.dot(&back(&poly.support(&d.map(lit::<T>)).coords));
-        let best = cloud.iter().map(|q| d.dot(&back(&q.coords))).fold(f64::NEG_INFINITY, f64::max);
+        let best = cloud
+            .iter()
+            .map(|q| d.dot(&back(&q.coords)))
+            .fold(f64::NEG_INFINITY, f64::max);
         if got < best - tolerance {
-            return Err(format!("support {got} below the maximum {best} along {d} for {pts:?}"));
+            return Err(format!(
+                "support {got} below the maximum {best} along {d} for {pts:?}"
+            ));
         }
     }
     Ok(())

@@ -315,7 +315,8 @@ fn to_surface<T: Real, const D: usize>(
     let mut offset = *toward;
     if f.vertices.len() == 2 {
         let e = f.vertices[1].0 - f.vertices[0].0;
-        if let Some(m) = normalize(&e).and_then(|ê| normalize(&(toward - ê.into_inner() * toward.dot(&ê))))
+        if let Some(m) =
+            normalize(&e).and_then(|ê| normalize(&(toward - ê.into_inner() * toward.dot(&ê))))
         {
             f.normal = m;
             offset = m.into_inner();
@@ -493,7 +494,9 @@ where
                     .find(|v| (v.0 - roles.inc_offset - core).amax() <= c.rounding)
                     .map(|v| v.1);
                 match from.and_then(|id| kept.iter().position(|k| k.2 == id)) {
-                    Some(i) if roles.r_inc > T::zero() => kept[i] = (sep, x, SUPPORT | roles.incident.id),
+                    Some(i) if roles.r_inc > T::zero() => {
+                        kept[i] = (sep, x, SUPPORT | roles.incident.id)
+                    }
                     _ => kept.push((sep, x, SUPPORT | roles.incident.id)),
                 }
             }

@@ -242,7 +242,7 @@ pub(crate) fn check_range<T: Real, const D: usize>(
     limit: Option<T>,
 ) -> Result<(), QueryError> {
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
-        let nan = |x: &T| x != x;
+        let nan = |x: &T| x.partial_cmp(x).is_none();
         if p.a.coords.iter().any(nan) || p.b.coords.iter().any(nan) {
             return Err(QueryError::NonFiniteSupport);
         }
