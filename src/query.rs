@@ -33,15 +33,18 @@ impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
     }
 }
 
-/// The matrix of a pose's rotation: its columns are the rotated axes.
+/// The matrix of a pose's rotation: its columns are the rotated axes (one rotation per
+/// column; building it entry by entry rotated each axis `D` times).
 fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> SMatrix<T, D, D> {
-    SMatrix::<T, D, D>::from_fn(|i, j| {
+    let mut m = SMatrix::<T, D, D>::zeros();
+    for j in 0..D {
         let mut e = SVector::<T, D>::zeros();
         e[j] = T::one();
-        pose.rotation.transform_vector(&e)[i]
-    })
+        m.set_column(j, &pose.rotation.transform_vector(&e));
+    }
+    m
 }
 
 impl<S, T, const D: usize> SupportMap<T, D> for Placed<'_, S, T, D>
@@ -83,30 +86,34 @@ fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
     let t = &pose.translation.vector;
-    let m = rotation_matrix(pose);
-    if !all_finite(t) || !m.iter().all(|x| x.is_finite()) {
+    if !all_finite(t) {
         return Err(QueryError::NonFinitePose);
     }
-    // Entries of an orthonormal matrix are at most 1: bounding them first keeps RᵀR from
-    // overflowing (fixed-point would wrap).
+    let m = rotation_matrix(pose);
+    // Fixed-point: entries of an orthonormal matrix are at most 1; bounding them first
+    // keeps RᵀR from overflowing (it would wrap). Floats overflow to ∞, which fails below.
     let two = T::one() + T::one();
-    if m.iter().any(|x| x.abs() > two) {
+    if crate::real::is_fixed::<T>() && m.iter().any(|x| x.abs() > two) {
         return Err(QueryError::NonRigidPose);
     }
     let eps = T::default_epsilon();
     let tau = (crate::real::sqrt0(eps) / crate::real::lit::<T>(128.0))
         .max(eps * crate::real::lit::<T>(256.0));
+    // One pass without early exits; a NaN fails every comparison.
+    let mut rigid = determinant(&m) > T::zero();
     for i in 0..D {
         for j in i..D {
             let g = m.column(i).dot(&m.column(j));
             let want = if i == j { T::one() } else { T::zero() };
-            if !((g - want).abs() <= tau) {
-                return Err(QueryError::NonRigidPose);
-            }
+            rigid &= (g - want).abs() <= tau;
         }
     }
-    if !(determinant(&m) > T::zero()) {
-        return Err(QueryError::NonRigidPose);
+    if !rigid {
+        return Err(if m.iter().all(|x| x.is_finite()) {
+            QueryError::NonRigidPose
+        } else {
+            QueryError::NonFinitePose
+        });
     }
     if crate::real::is_fixed::<T>()
         && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())

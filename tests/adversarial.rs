@@ -591,6 +591,20 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
         query::distance(&pc, &cube, &pc, &cube, &tol()).map(|_| ()),
         e
     );
+    // Nested maps multiply their scales into the direction (300 · 300 · |v|): the cone's
+    // ‖d‖² wrapped. `Transformed` now hands its inner shape `Mᵀd` scaled to |·|∞ = 1.
+    let s = Matrix3::identity() * lit::<F>(300.0);
+    let cone = convex_proximity::shape::Cone::new(lit::<F>(1e-5), lit(1e-5));
+    let nested = Transformed::new(
+        Transformed::new(cone, s, Vector3::zeros()),
+        s,
+        Vector3::zeros(),
+    );
+    for x in [1.5, 10.0, 40.0] {
+        let pb = Isometry3::translation(lit::<F>(x), lit(0.3), lit(0.0));
+        let d = query::distance(&id, &nested, &pb, &cube, &tol());
+        assert!(d.is_ok() || d == Err(QueryError::OutOfRange), "{d:?}");
+    }
     // In range, far from the origin: fine.
     let pd = Isometry3::translation(lit::<F>(4e4), lit(0.0), lit(0.0));
     let pe = Isometry3::translation(lit::<F>(4e4 + 1.5), lit(0.0), lit(0.0));

@@ -130,10 +130,26 @@ impl<S, T: Real, const D: usize> Transformed<S, T, D> {
     }
 }
 
+/// `Mᵀ·d`, the inner shape's direction. Fixed-point scales it to `|·|∞ = 1` (a direction's
+/// length does not change its support point): nested maps would otherwise multiply their
+/// scales into the direction until the inner shape's squared norms wrap (a cone inside two
+/// maps scaled by 300 overflowed `‖d‖²`). Floats skip it (constant-folded).
+#[inline]
+fn inner_dir<T: Real, const D: usize>(m: &SMatrix<T, D, D>, d: &SVector<T, D>) -> SVector<T, D> {
+    let v = m.tr_mul(d);
+    if crate::real::is_fixed::<T>() {
+        let a = v.amax();
+        if a > T::one() {
+            return v / a;
+        }
+    }
+    v
+}
+
 impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transformed<S, T, D> {
     #[inline]
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        let local = self.inner.support(&self.linear.tr_mul(dir));
+        let local = self.inner.support(&inner_dir(&self.linear, dir));
         Point::from(self.linear * local.coords + self.translation)
     }
     #[inline]
@@ -148,7 +164,7 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transfor
         if self.similarity.is_none() {
             return self.support(dir);
         }
-        let local = self.inner.core_support(&self.linear.tr_mul(dir));
+        let local = self.inner.core_support(&inner_dir(&self.linear, dir));
         Point::from(self.linear * local.coords + self.translation)
     }
     #[inline]
