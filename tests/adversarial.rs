@@ -94,6 +94,65 @@ where
 }
 cases!(zero_length_segment_is_a_ball, [2 => d2, 3 => d3]);
 
+/// A cuboid with a zero half-extent has faces of no length (2D) or no area (3D): their
+/// side planes `0·x ≤ 0` kept every incident point, projected onto the face's plane far
+/// from the face (fuzz sweep, 2D f64: a point 2.39 deep where the contact was 0.436).
+/// A degenerate face is no reference (`clip::has_extent`).
+fn degenerate_face_is_no_reference<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::epa::ContactDim<T, D> + convex_proximity::epa::ContactDim<f64, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+{
+    // A flat box (a segment along x) poking 0.1 into a box: the contact normal is +x,
+    // A's face along it is its end, of no length or area.
+    let mut h = SVector::<f64, D>::zeros();
+    h[0] = 1.0;
+    let flat = Cuboid::new(v::<T, D>(&h));
+    let flat64 = Cuboid::new(h);
+    let cube = Cuboid::new(SVector::<T, D>::repeat(lit(0.5)));
+    let cube64 = Cuboid::new(SVector::<f64, D>::repeat(0.5));
+    let mut t = SVector::<f64, D>::repeat(0.1);
+    t[0] = 1.4;
+    let (pb, pb64) = translation::<T, D>(&t);
+    let id = Pose::<T, D>::identity();
+    // Through `Transformed` (the general path; two cuboids take the box–box test).
+    let hide = |c: Cuboid<T, D>| Transformed::new(c, SMatrix::identity(), SVector::zeros());
+    let hide64 = |c: Cuboid<f64, D>| Transformed::new(c, SMatrix::identity(), SVector::zeros());
+    let slack = acc::<T>() * 8.0;
+    let (a, a64, b, b64) = (hide(flat), hide64(flat64), hide(cube), hide64(cube64));
+    check_on_surfaces(
+        "flat end",
+        &id,
+        &a,
+        &pb,
+        &b,
+        (&Pose::identity(), &a64),
+        (&pb64, &b64),
+        slack,
+    );
+    check_on_surfaces(
+        "flat end as B",
+        &pb,
+        &b,
+        &id,
+        &a,
+        (&pb64, &b64),
+        (&Pose::identity(), &a64),
+        slack,
+    );
+    check_on_surfaces(
+        "boxes",
+        &id,
+        &flat,
+        &pb,
+        &cube,
+        (&Pose::identity(), &flat64),
+        (&pb64, &cube64),
+        slack,
+    );
+}
+cases!(degenerate_face_is_no_reference, [2 => d2, 3 => d3]);
+
 // ------------------------------------------------------- class 3: NaN and ∞ inside Ok
 
 /// `‖M^T d‖²` of a ball stretched by 1e155 overflows f64 (1e30 in f32): `normalize`

@@ -288,7 +288,9 @@ fn reference_is_a<T: Real, const D: usize>(
     n: &SVector<T, D>,
     c: &LocalContact<T, D>,
 ) -> Option<bool> {
-    let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= c.min_alignment;
+    let face = |f: &Feature<T, D>, align: T| {
+        f.vertices.len() >= D && align >= c.min_alignment && has_extent(f)
+    };
     let (align_a, align_b) = (fa.normal.dot(n), -fb.normal.dot(n));
     let (face_a, face_b) = (face(fa, align_a), face(fb, align_b));
     if face_a || face_b {
@@ -299,6 +301,35 @@ fn reference_is_a<T: Real, const D: usize>(
     } else {
         None
     }
+}
+
+/// Whether a face has an extent: a 2D edge a length, a 3D polygon an area. A degenerate
+/// face (a cuboid with a zero half-extent has faces that are points or segments) has side
+/// planes `0·x ≤ 0` that keep every point, which were then projected onto its plane far
+/// from the face (found by the fuzz sweep: a flat 2D box's end "edge" paired a point 2.39
+/// deep where the contact was 0.436). Such a face is no reference.
+fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
+    let v = &f.vertices;
+    if v.len() == 2 {
+        return (v[1].0 - v[0].0).amax() > T::zero();
+    }
+    // 3D: two edge directions from the first vertex that span an area (unit vectors, so
+    // a small face does not underflow in fixed-point).
+    let n = f.normal.into_inner();
+    (1..v.len().saturating_sub(1)).any(|i| {
+        match (
+            normalize(&(v[i].0 - v[0].0)),
+            normalize(&(v[i + 1].0 - v[0].0)),
+        ) {
+            (Some(a), Some(b)) => {
+                let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
+                    + n[1] * (a[2] * b[0] - a[0] * b[2])
+                    + n[2] * (a[0] * b[1] - a[1] * b[0]);
+                cross != T::zero()
+            }
+            _ => false,
+        }
+    })
 }
 
 /// Moves a core feature onto its shape's surface: by `r` along the outward normal of the
