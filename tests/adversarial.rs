@@ -664,6 +664,17 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
         let d = query::distance(&id, &nested, &pb, &cube, &tol());
         assert!(d.is_ok() || d == Err(QueryError::OutOfRange), "{d:?}");
     }
+    // A 293-long flat box around a ball (2D, fuzzing): the projection's guard
+    // `|num| ≤ den / ε` overflowed computing `den / ε`; now `|num|·ε ≤ den`.
+    let flat = Cuboid::new(Vector2::new(lit::<F>(293.09033340962844), lit(0.0)));
+    let (pa2, ball) = (
+        Isometry2::new(Vector2::new(lit::<F>(-2.0), lit(-2.0)), lit(3.14159)),
+        Ball::new(lit::<F>(0.05)),
+    );
+    let c = query::contact(&pa2, &flat, &pa2, &ball, &tol());
+    assert!(c.is_ok() || c == Err(QueryError::OutOfRange), "{c:?}");
+    let small = Cuboid::new(Vector2::new(lit::<F>(100.0), lit(0.0)));
+    assert!(query::contact(&pa2, &small, &pa2, &ball, &tol()).is_ok());
     // In range, far from the origin: fine.
     let pd = Isometry3::translation(lit::<F>(4e4), lit(0.0), lit(0.0));
     let pe = Isometry3::translation(lit::<F>(4e4 + 1.5), lit(0.0), lit(0.0));

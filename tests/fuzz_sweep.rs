@@ -115,3 +115,26 @@ fn polytope_try_new() {
     sweep("polytope 3d f64", harness::run_polytope::<f64, 3>);
     sweep("polytope 3d f32", harness::run_polytope::<f32, 3>);
 }
+
+/// Prints what a fuzz artifact decodes to: `FUZZ_REPLAY=path FUZZ_DIM=2|3 cargo test
+/// --test fuzz_sweep replay -- --ignored --nocapture` (the file's first byte picks the
+/// scalar: 0 f64, 1 f32, 2 FixedI40F24, modulo 3).
+#[test]
+#[ignore]
+fn replay() {
+    let Ok(path) = std::env::var("FUZZ_REPLAY") else {
+        return;
+    };
+    let data = std::fs::read(path).expect("artifact");
+    let (which, rest) = data.split_first().expect("non-empty");
+    let dim = std::env::var("FUZZ_DIM").unwrap_or_else(|_| "3".into());
+    println!(
+        "scalar {}",
+        ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]
+    );
+    if dim == "2" {
+        println!("{}", harness::describe::<2>(rest));
+    } else {
+        println!("{}", harness::describe::<3>(rest));
+    }
+}

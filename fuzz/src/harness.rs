@@ -869,3 +869,17 @@ pub fn run_polytope<T: Real, const D: usize>(data: &[u8]) -> Verdict {
     }
     Ok(())
 }
+
+/// The inputs one case decodes to (after the scalar byte), for reproducing a crash.
+pub fn describe<const D: usize>(data: &[u8]) -> String {
+    let mut b = Bytes::new(data);
+    let mut nice = true;
+    let sa = Spec::<D>::read(&mut b, 2, &mut nice);
+    let sb = Spec::<D>::read(&mut b, 2, &mut nice);
+    let pa = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
+    let pb = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
+    let (tol, valid) = tolerances::<f64>(&mut b);
+    format!(
+        "A {sa:?} at {pa:?}\nB {sb:?} at {pb:?}\ntolerances {tol:?} (valid {valid}), nice {nice}"
+    )
+}

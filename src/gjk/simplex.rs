@@ -620,9 +620,10 @@ where
 {
     let n = D + 1;
     let eps = T::default_epsilon();
-    let big = T::one() / eps;
+    // `|num| ≤ den / ε`, written `|num|·ε ≤ den`: `den / ε` itself overflowed a
+    // fixed-point type for edges of a few hundred (a 293-long box in 2D, found by fuzzing).
     let div = |num: T, den: T| -> Option<T> {
-        if den > T::zero() && num.abs() <= den * big {
+        if den > T::zero() && num.abs() * eps <= den {
             Some(num / den)
         } else {
             None
