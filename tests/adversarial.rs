@@ -668,7 +668,10 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
     // `|num| ≤ den / ε` overflowed computing `den / ε`; now `|num|·ε ≤ den`.
     let flat = Cuboid::new(Vector2::new(lit::<F>(293.09033340962844), lit(0.0)));
     let (pa2, ball) = (
-        Isometry2::new(Vector2::new(lit::<F>(-2.0), lit(-2.0)), lit(3.14159)),
+        Isometry2::new(
+            Vector2::new(lit::<F>(-2.0), lit(-2.0)),
+            lit(core::f64::consts::PI),
+        ),
         Ball::new(lit::<F>(0.05)),
     );
     let c = query::contact(&pa2, &flat, &pa2, &ball, &tol());
