@@ -313,22 +313,24 @@ fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
     if v.len() == 2 {
         return (v[1].0 - v[0].0).amax() > T::zero();
     }
-    // 3D: two edge directions from the first vertex that span an area (unit vectors, so
-    // a small face does not underflow in fixed-point).
+    // 3D: two edge vectors from the first vertex that span an area (fixed-point: unit
+    // vectors, so that a small face's cross product does not underflow to 0).
     let n = f.normal.into_inner();
-    (1..v.len().saturating_sub(1)).any(|i| {
-        match (
-            normalize(&(v[i].0 - v[0].0)),
-            normalize(&(v[i + 1].0 - v[0].0)),
-        ) {
-            (Some(a), Some(b)) => {
-                let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
-                    + n[1] * (a[2] * b[0] - a[0] * b[2])
-                    + n[2] * (a[0] * b[1] - a[1] * b[0]);
-                cross != T::zero()
-            }
-            _ => false,
+    let dir = |e: SVector<T, D>| {
+        if crate::real::is_fixed::<T>() {
+            normalize(&e).map(Unit::into_inner)
+        } else {
+            Some(e)
         }
+    };
+    (1..v.len().saturating_sub(1)).any(|i| match (dir(v[i].0 - v[0].0), dir(v[i + 1].0 - v[0].0)) {
+        (Some(a), Some(b)) => {
+            let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
+                + n[1] * (a[2] * b[0] - a[0] * b[2])
+                + n[2] * (a[0] * b[1] - a[1] * b[0]);
+            cross != T::zero()
+        }
+        _ => false,
     })
 }
 
