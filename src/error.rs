@@ -49,13 +49,16 @@ impl std::error::Error for ShapeError {}
 pub enum QueryError {
     /// A pose has a NaN or infinite translation or rotation.
     NonFinitePose,
-    /// A pose's rotation is not a rotation: it changes lengths (by more than 1e-3,
-    /// relative), e.g. a non-unit quaternion.
+    /// A pose's rotation is not a rotation: its matrix `R` is not orthonormal (`RᵀR`
+    /// differs from `I` by more than `max(√ε / 128, 256 ε)` in an entry, f64 1.2e-10:
+    /// a shear, a scale, a non-unit quaternion), or it is a reflection (`det R < 0`).
     NonRigidPose,
     /// A support map returned a point with a NaN or infinite coordinate.
     NonFiniteSupport,
-    /// Support points so large that their squared norms overflow the scalar (f64: beyond
-    /// ~1e153, f32: beyond ~1e18; see docs/tolerances.md for fixed-point ranges).
+    /// Values too large for the scalar: support points whose squared norms overflow
+    /// (f64: beyond ~1e153, f32: beyond ~1e18) or that overflow to ∞, radii whose sum
+    /// overflows, or, in fixed-point, shapes, pose translations or `A − B` coordinates
+    /// beyond the ranges of docs/tolerances.md.
     OutOfRange,
     /// A tolerance is NaN, negative, or out of its documented range.
     InvalidTolerance {
@@ -68,6 +71,10 @@ pub enum QueryError {
         /// The input at fault.
         what: &'static str,
     },
+    /// A shape's parameter is invalid (a NaN or negative radius or half-extent set through
+    /// a public field, or returned by a user's [`crate::shape::SupportMap::radius`]); every
+    /// query checks its shapes with [`crate::shape::SupportMap::validate`].
+    InvalidShape(ShapeError),
 }
 
 impl fmt::Display for QueryError {
@@ -75,7 +82,10 @@ impl fmt::Display for QueryError {
         match self {
             Self::NonFinitePose => write!(f, "a pose has a NaN or infinite component"),
             Self::NonRigidPose => {
-                write!(f, "a pose's rotation changes lengths: it is not a rotation")
+                write!(
+                    f,
+                    "a pose's rotation is not a rotation (not orthonormal, or a reflection)"
+                )
             }
             Self::NonFiniteSupport => {
                 write!(
@@ -95,6 +105,7 @@ impl fmt::Display for QueryError {
             Self::InvalidCast { what } => {
                 write!(f, "cast input `{what}` is NaN, infinite or out of range")
             }
+            Self::InvalidShape(e) => write!(f, "invalid shape: {e}"),
         }
     }
 }

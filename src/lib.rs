@@ -46,6 +46,7 @@ mod dim;
 pub mod epa;
 mod error;
 pub mod gjk;
+mod input;
 mod linalg;
 pub mod query;
 mod real;

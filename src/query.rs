@@ -38,15 +38,18 @@ impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
     }
 }
 
-/// The matrix of a pose's rotation: its columns are the rotated axes.
+/// The matrix of a pose's rotation: its columns are the rotated axes (one rotation per
+/// column; building it entry by entry rotated each axis `D` times).
 fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> SMatrix<T, D, D> {
-    SMatrix::<T, D, D>::from_fn(|i, j| {
+    let mut m = SMatrix::<T, D, D>::zeros();
+    for j in 0..D {
         let mut e = SVector::<T, D>::zeros();
         e[j] = T::one();
-        pose.rotation.transform_vector(&e)[i]
-    })
+        m.set_column(j, &pose.rotation.transform_vector(&e));
+    }
+    m
 }
 
 impl<S, T, const D: usize> SupportMap<T, D> for Placed<'_, S, T, D>
@@ -74,22 +77,100 @@ where
     }
 }
 
-/// Whether a pose is finite and rigid, probed with `R·(1, …, 1)`: a NaN or infinite
-/// rotation component reaches every output component, and a rotation that is no rotation
-/// (a non-unit quaternion, say from `UnitQuaternion::from_rotation_matrix` of a
-/// reflection) changes the probe's length `√D` by more than 1e-3 relative.
+/// Whether a pose is finite and rigid: its rotation's matrix `R` (columns: the rotated
+/// axes) is finite and orthonormal, `|RᵀR − I| ≤ τ` per entry with
+/// `τ = max(√ε / 128, 256 ε)` (f64 1.2e-10: above the 1e-12 one Gram–Schmidt pass leaves
+/// on random f64 rotations, below the 1e-9 relative accuracy promised; f32 3.1e-5 and
+/// FixedI40F24 1.5e-5: a rotation rounded to the scalar is a few ulps off, one built from
+/// an axis-angle in FixedI40F24 up to 3.4e-6, with room for the drift of composed
+/// rotations, and below the 1e-4 accuracy promised), and not a reflection (`det R > 0`: nalgebra's rotations are proper, and a mirrored pose
+/// would turn the shapes inside out for the feature maps). A shear, a scale or a non-unit
+/// quaternion fails the first test. Fixed-point translations must be within
+/// [`crate::input::fixed_extent_limit`], so that composing the poses cannot wrap.
 fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
-    let probe = pose.rotation.transform_vector(&SVector::repeat(T::one()));
-    if !all_finite(&pose.translation.vector) || !all_finite(&probe) {
+    let t = &pose.translation.vector;
+    if !all_finite(t) {
         return Err(QueryError::NonFinitePose);
     }
-    let dim = crate::real::lit::<T>(D as f64);
-    if (probe.norm_squared() - dim).abs() > dim * crate::real::lit::<T>(2e-3) {
+    let m = rotation_matrix(pose);
+    // Fixed-point: entries of an orthonormal matrix are at most 1; bounding them first
+    // keeps RᵀR from overflowing (it would wrap). Floats overflow to ∞, which fails below.
+    let two = T::one() + T::one();
+    if crate::real::is_fixed::<T>() && m.iter().any(|x| x.abs() > two) {
         return Err(QueryError::NonRigidPose);
     }
+    let eps = T::default_epsilon();
+    let tau = (crate::real::sqrt0(eps) / crate::real::lit::<T>(128.0))
+        .max(eps * crate::real::lit::<T>(256.0));
+    // One pass without early exits; a NaN fails every comparison.
+    let mut rigid = determinant(&m) > T::zero();
+    for i in 0..D {
+        for j in i..D {
+            let g = m.column(i).dot(&m.column(j));
+            let want = if i == j { T::one() } else { T::zero() };
+            rigid &= (g - want).abs() <= tau;
+        }
+    }
+    if !rigid {
+        return Err(if m.iter().all(|x| x.is_finite()) {
+            QueryError::NonRigidPose
+        } else {
+            QueryError::NonFinitePose
+        });
+    }
+    if crate::real::is_fixed::<T>()
+        && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())
+    {
+        return Err(QueryError::OutOfRange);
+    }
     Ok(())
+}
+
+/// `det m`: closed forms up to 3D, Gaussian elimination with partial pivoting above (only
+/// its sign matters here, on a matrix already checked orthonormal).
+fn determinant<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> T {
+    let e = |r: usize, c: usize| m[(r, c)];
+    match D {
+        1 => e(0, 0),
+        2 => e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0),
+        3 => {
+            e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
+                - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
+                + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
+        }
+        _ => {
+            let mut a = *m;
+            let mut det = T::one();
+            for k in 0..D {
+                let p = (k..D)
+                    .max_by(|&i, &j| {
+                        a[(i, k)]
+                            .abs()
+                            .partial_cmp(&a[(j, k)].abs())
+                            .unwrap_or(core::cmp::Ordering::Equal)
+                    })
+                    .unwrap_or(k);
+                if a[(p, k)] == T::zero() {
+                    return T::zero();
+                }
+                if p != k {
+                    a.swap_rows(p, k);
+                    det = -det;
+                }
+                det *= a[(k, k)];
+                for i in k + 1..D {
+                    let f = a[(i, k)] / a[(k, k)];
+                    for j in k..D {
+                        let x = a[(k, j)];
+                        a[(i, j)] -= f * x;
+                    }
+                }
+            }
+            det
+        }
+    }
 }
 
 /// B's pose in A's frame, after checking both.
@@ -119,12 +200,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let placed = Placed::new(b, &rel);
-    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed(&rel));
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
     let out = run(a, &placed, &mut simplex)?;
     if let Some(c) = cache {
-        c.store(&simplex, &rel);
+        c.store(&simplex);
     }
     Ok(out)
 }
@@ -202,7 +284,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::distance(a, b, tol, s)
+        gjk::distance_unchecked(a, b, tol, s)
     })?;
     Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
 }
@@ -228,7 +310,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let d = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::distance(a, b, tol, s)
+        gjk::distance_unchecked(a, b, tol, s)
     })?;
     Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
 }
@@ -262,7 +344,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let hit = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::intersects(a, b, tol, s)
+        gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
 }
@@ -288,7 +370,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     let hit = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::intersects(a, b, tol, s)
+        gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
 }
@@ -375,6 +457,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
     let band = pose_band(pose_a, pose_b, tol);
@@ -425,7 +508,7 @@ where
     // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
     // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
     // the separation above as well; both widened by the rounding band.
-    let p = epa::penetration(a, placed, &simplex, tol, workspace)?;
+    let p = epa::penetration_unchecked(a, placed, &simplex, tol, workspace)?;
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -520,6 +603,7 @@ where
             field: "prediction",
         });
     }
+    crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;
     let mut m = Manifold::empty(crate::epa::any_axis());
     let boxes = match (a.half_extents(), b.half_extents()) {

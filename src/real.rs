@@ -55,28 +55,32 @@ pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
     m * sqrt0((v / m).norm_squared())
 }
 
-/// `v / ‖v‖`, or `None` when `v` is zero (or not finite).
+/// `v / ‖v‖`, or `None` when `v` is zero or not finite.
 ///
 /// Fixed-point normalises `v / |v|∞` instead: the norm of a short vector (3e-4 has ~5000
 /// ulps in I40F24) carries 2e-4 of relative error into every component, while the scaled
-/// vector's components are ≤ 1 at full precision and its norm lies in `[1, √D]`.
+/// vector's components are ≤ 1 at full precision and its norm lies in `[1, √D]`. Floats
+/// take the same path when `‖v‖²` overflows or underflows (components beyond ~1e154 or
+/// below ~1e-154 in f64): a finite non-zero `v` always has a direction (a scaled ball's
+/// support along it used to fall back to the centre).
 #[inline]
 #[must_use]
 pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVector<T, D>>> {
-    if is_fixed::<T>() {
-        let m = v.amax();
-        if !(m > T::zero()) {
+    if !is_fixed::<T>() {
+        let n = norm(v);
+        if n > T::zero() && n.is_finite() {
+            return Some(Unit::new_unchecked(v / n));
+        }
+        if !all_finite(v) {
             return None;
         }
-        let u = v / m;
-        return Some(Unit::new_unchecked(u / sqrt0(u.norm_squared())));
     }
-    let n = norm(v);
-    if n > T::zero() && n.is_finite() {
-        Some(Unit::new_unchecked(v / n))
-    } else {
-        None
+    let m = v.amax();
+    if !(m > T::zero()) {
+        return None;
     }
+    let u = v / m;
+    Some(Unit::new_unchecked(u / sqrt0(u.norm_squared())))
 }
 
 /// Whether every component is finite.

@@ -592,14 +592,22 @@ where
             &((fa.translation.vector - fb.translation.vector) * 0.4 + rng.vector(-0.3, 0.3)),
         ));
         let target = round::<T>(if i % 2 == 0 { 0.0 } else { 0.05 });
+        // The oracle sees the rounded rotations applied to the vertices in f64 (as read
+        // back they are a few ulps of T off orthonormal, which an f64 query rejects).
         let (ha, hb) = (
-            Polytope::try_new(pa.clone()).unwrap(),
-            Polytope::try_new(pb.clone()).unwrap(),
+            Polytope::try_new(pa.iter().map(|x| fa.rotation * x).collect()).unwrap(),
+            Polytope::try_new(pb.iter().map(|x| fb.rotation * x).collect()).unwrap(),
         );
         let at = |t: f64| {
             let (qa, qb) = (
-                Isometry::from_parts((fa.translation.vector + va * t).into(), fa.rotation),
-                Isometry::from_parts((fb.translation.vector + vb * t).into(), fb.rotation),
+                Isometry::from_parts(
+                    (fa.translation.vector + va * t).into(),
+                    nalgebra::Rotation::identity(),
+                ),
+                Isometry::from_parts(
+                    (fb.translation.vector + vb * t).into(),
+                    nalgebra::Rotation::identity(),
+                ),
             );
             query::distance(&qa, &ha, &qb, &hb, &Tolerances::default())
                 .unwrap()

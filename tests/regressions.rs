@@ -853,7 +853,8 @@ fn non_rigid_pose_is_an_error() {
         query::distance(&Isometry3::identity(), &b, &pose, &b, &tol()),
         Err(QueryError::NonRigidPose)
     );
-    let fine = UnitQuaternion::new_unchecked(Quaternion::new(1.0 + 1e-6, 0.0, 0.0, 0.0));
+    // A quaternion off unit length by rounding (R scales by (1 + 1e-12)², RᵀR by 4e-12).
+    let fine = UnitQuaternion::new_unchecked(Quaternion::new(1.0 + 1e-12, 0.0, 0.0, 0.0));
     let pose = Isometry3::from_parts(Translation3::new(2.0, 0.0, 0.0), fine);
     assert!(query::distance(&Isometry3::identity(), &b, &pose, &b, &tol()).is_ok());
 }

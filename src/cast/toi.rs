@@ -243,13 +243,9 @@ where
         let rel_rot = rot_a.tr_mul(&rot_b);
         let rel_t = rot_a.tr_mul(&(tr_b - tr_a));
         let placed = place(self.b, &rel_rot, &rel_t)?;
-        let rel = Isometry::from_parts(
-            Translation::from(rel_t),
-            Rotation::from_matrix_unchecked(rel_rot),
-        );
-        let mut simplex = cache.seed(&rel);
+        let mut simplex = cache.seed();
         let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).go()?;
-        cache.store(&simplex, &rel);
+        cache.store(&simplex);
         let out = Core {
             v: o.v,
             a: o.a,

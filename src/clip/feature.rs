@@ -221,11 +221,126 @@ fn polytope_feature<T: Real, const D: usize>(
                     .map(|&k| (p.points()[k], k as u32)),
             );
         }
-        None => {
-            let s = p.support(dir);
-            let k = p.points().iter().position(|q| *q == s).unwrap_or(0);
-            point(s, k as u32, dir, out);
+        None => flat_feature(p.points(), dir, out),
+    }
+}
+
+/// The feature of a point cloud without a hull (docs/clipping.md §1): all its points on a
+/// line (2D, 3D) or in a plane (3D). The support vertex alone would stand for a whole
+/// edge or face (the manifold then missed the deepest point: issue 9, class 5). A line is
+/// the segment between its extreme points ([`segment`]'s rule); a plane is its convex
+/// polygon when `dir` is within ~0.9° of the plane's normal, else the polygon's edge at
+/// the support vertex when nearly perpendicular to `dir`, else that vertex. Ids are point
+/// indices; the polygon's face id is 0 (1 seen from below), an edge's `2 | i << 16`.
+fn flat_feature<T: Real, const D: usize>(
+    pts: &[Point<T, D>],
+    dir: &SVector<T, D>,
+    out: &mut Feature<T, D>,
+) {
+    let Some(n) = normalize(dir) else {
+        return point(pts[0], 0, dir, out);
+    };
+    let n = n.into_inner();
+    let arg = |f: &dyn Fn(&Point<T, D>) -> T| {
+        (0..pts.len()).fold(0, |b, i| if f(&pts[i]) > f(&pts[b]) { i } else { b })
+    };
+    // The line: from point 0 to the point farthest from it, then its two extremes.
+    let far = arg(&|q| (q - pts[0]).amax());
+    let Some(e) = normalize(&(pts[far] - pts[0])) else {
+        return point(pts[0], 0, dir, out);
+    };
+    let e = e.into_inner();
+    let (lo, hi) = (arg(&|q| -e.dot(&q.coords)), arg(&|q| e.dot(&q.coords)));
+    let off = |q: &Point<T, D>| {
+        let w = q - pts[lo];
+        (w - e * w.dot(&e)).amax()
+    };
+    let wide = arg(&off);
+    let tiny = T::default_epsilon() * crate::real::lit::<T>(64.0) * (pts[hi] - pts[lo]).amax();
+    if D != 3 || !(off(&pts[wide]) > tiny) {
+        segment(pts[lo], pts[hi], dir, out);
+        for v in out.vertices.iter_mut() {
+            v.1 = if v.1 == 0 { lo as u32 } else { hi as u32 };
         }
+        if out.vertices.len() == 1 {
+            out.id = out.vertices[0].1;
+        }
+        return;
+    }
+    // The plane through pts[lo], pts[hi], pts[wide]; its polygon by a gift wrap in the
+    // plane (a flat cloud is small: a few points).
+    let (a, b) = (pts[hi] - pts[lo], pts[wide] - pts[lo]);
+    let mut m = SVector::<T, D>::zeros();
+    m[0] = a[1] * b[2] - a[2] * b[1];
+    m[1] = a[2] * b[0] - a[0] * b[2];
+    m[2] = a[0] * b[1] - a[1] * b[0];
+    let Some(m) = normalize(&m) else {
+        return point(pts[lo], lo as u32, dir, out);
+    };
+    let mut m = m.into_inner();
+    let up = m.dot(&n) >= T::zero();
+    if !up {
+        m = -m;
+    }
+    let s = arg(&|q| n.dot(&q.coords));
+    out.vertices.clear();
+    // Counter-clockwise seen from `m`: from each vertex, the next is the point with every
+    // other point on its left ((q − p) × (r − p) · m ≥ 0), the farthest on ties.
+    let left = |p: &Point<T, D>, q: &Point<T, D>, r: &Point<T, D>| {
+        let (x, y) = (q - p, r - p);
+        m[0] * (x[1] * y[2] - x[2] * y[1])
+            + m[1] * (x[2] * y[0] - x[0] * y[2])
+            + m[2] * (x[0] * y[1] - x[1] * y[0])
+    };
+    let mut cur = s;
+    for _ in 0..pts.len() {
+        out.vertices.push((pts[cur], cur as u32));
+        let mut next = if cur == 0 { 1 } else { 0 };
+        for r in 0..pts.len() {
+            if r == cur || pts[r] == pts[cur] {
+                continue;
+            }
+            let turn = left(&pts[cur], &pts[next], &pts[r]);
+            let longer = (pts[r] - pts[cur]).norm_squared() > (pts[next] - pts[cur]).norm_squared();
+            if pts[next] == pts[cur] || turn < T::zero() || (turn == T::zero() && longer) {
+                next = r;
+            }
+        }
+        if next == s || pts[next] == pts[s] {
+            break;
+        }
+        cur = next;
+    }
+    let side = crate::real::norm(&(n - m * m.dot(&n)));
+    if within(side, m.dot(&n)) && out.vertices.len() >= 3 {
+        out.normal = Unit::new_unchecked(m);
+        out.id = u32::from(!up);
+        return;
+    }
+    // Not facing `dir`: the polygon's edge at the support vertex most perpendicular to
+    // `dir`, if within ~0.9°, else the vertex.
+    let k = out.vertices.len();
+    let (prev, next) = (out.vertices[k - 1], out.vertices[1 % k]);
+    let flat = |q: &Point<T, D>| {
+        let e = q - pts[s];
+        within(n.dot(&e), crate::real::norm(&e))
+    };
+    let edge = if flat(&next.0) {
+        Some(next)
+    } else if flat(&prev.0) {
+        Some(prev)
+    } else {
+        None
+    };
+    match edge {
+        Some((q, i)) => {
+            out.normal = Unit::new_unchecked(n);
+            out.id = 2 | (s as u32) << 16 | (i & 0xFFFF);
+            out.vertices.clear();
+            out.vertices.push((pts[s], s as u32));
+            out.vertices.push((q, i));
+        }
+        None => point(pts[s], s as u32, dir, out),
     }
 }
 

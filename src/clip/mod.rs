@@ -14,7 +14,7 @@ mod feature;
 
 pub use feature::{CAP_POINTS, Feature, FeatureMap};
 
-use crate::{Real, epa::ContactDim};
+use crate::{Real, epa::ContactDim, real::normalize};
 use nalgebra::{Const, Point, SVector, Unit};
 
 /// Which features made a contact point: ids on A and on B, stable while the same
@@ -267,57 +267,107 @@ pub const WITNESS: u32 = 1 << 30;
 /// clipped points miss the deepest one and that point lies over the reference face.
 pub const SUPPORT: u32 = 1 << 28;
 
-/// The role-ordered features: the reference (a face, or a segment facing a segment) and the
-/// incident feature, with their radii.
+/// The role-ordered features, on the surfaces (docs/clipping.md §2.4): the reference
+/// (a face, or a segment facing a segment) and the incident feature, each moved out from
+/// its core by its radius, and the incident shape's radius.
 struct Roles<'w, T: Real, const D: usize> {
     reference: &'w Feature<T, D>,
     incident: &'w Feature<T, D>,
-    r_ref: T,
     r_inc: T,
+    /// How far the incident feature moved from its core ([`to_surface`]).
+    inc_offset: SVector<T, D>,
     a_ref: bool,
 }
 
-impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
-    /// The reference (docs/clipping.md §2.3): a face within `min_alignment` of `n`, A's
-    /// unless B's is better aligned by `reference_bias`; in 3D two segments, A's. `None`
-    /// when neither is a face (the single contact point).
-    fn choose(
-        fa: &'w Feature<T, D>,
-        fb: &'w Feature<T, D>,
-        n: &SVector<T, D>,
-        (ra, rb): (T, T),
-        c: &LocalContact<T, D>,
-    ) -> Option<Self> {
-        let face = |f: &Feature<T, D>, align: T| f.vertices.len() >= D && align >= c.min_alignment;
-        let (align_a, align_b) = (fa.normal.dot(n), -fb.normal.dot(n));
-        let (face_a, face_b) = (face(fa, align_a), face(fb, align_b));
-        let a_ref = if face_a || face_b {
-            face_a && !(face_b && align_b > align_a + c.reference_bias)
-        } else if D == 3 && fa.vertices.len() == 2 && fb.vertices.len() == 2 {
-            // Two segments (capsules, cylinder sides): A's is the reference "face".
-            true
-        } else {
-            return None;
-        };
-        Some(if a_ref {
-            Self {
-                reference: fa,
-                incident: fb,
-                r_ref: ra,
-                r_inc: rb,
-                a_ref,
-            }
-        } else {
-            Self {
-                reference: fb,
-                incident: fa,
-                r_ref: rb,
-                r_inc: ra,
-                a_ref,
-            }
-        })
+/// Whether A's feature is the reference (docs/clipping.md §2.3): a face within
+/// `min_alignment` of `n`, A's unless B's is better aligned by `reference_bias`; in 3D two
+/// segments, A's. `None` when neither is a face (the single contact point).
+fn reference_is_a<T: Real, const D: usize>(
+    fa: &Feature<T, D>,
+    fb: &Feature<T, D>,
+    n: &SVector<T, D>,
+    c: &LocalContact<T, D>,
+) -> Option<bool> {
+    let face = |f: &Feature<T, D>, align: T| {
+        f.vertices.len() >= D && align >= c.min_alignment && has_extent(f)
+    };
+    let (align_a, align_b) = (fa.normal.dot(n), -fb.normal.dot(n));
+    let (face_a, face_b) = (face(fa, align_a), face(fb, align_b));
+    if face_a || face_b {
+        Some(face_a && !(face_b && align_b > align_a + c.reference_bias))
+    } else if D == 3 && fa.vertices.len() == 2 && fb.vertices.len() == 2 {
+        // Two segments (capsules, cylinder sides): A's is the reference "face".
+        Some(true)
+    } else {
+        None
     }
+}
 
+/// Whether a face has an extent: a 2D edge a length, a 3D polygon an area. A degenerate
+/// face (a cuboid with a zero half-extent has faces that are points or segments) has side
+/// planes `0·x ≤ 0` that keep every point, which were then projected onto its plane far
+/// from the face (found by the fuzz sweep: a flat 2D box's end "edge" paired a point 2.39
+/// deep where the contact was 0.436). Such a face is no reference.
+fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
+    let v = &f.vertices;
+    if v.len() == 2 {
+        return (v[1].0 - v[0].0).amax() > T::zero();
+    }
+    // 3D: two edge vectors from the first vertex that span an area (fixed-point: unit
+    // vectors, so that a small face's cross product does not underflow to 0).
+    let n = f.normal.into_inner();
+    let dir = |e: SVector<T, D>| {
+        if crate::real::is_fixed::<T>() {
+            normalize(&e).map(Unit::into_inner)
+        } else {
+            Some(e)
+        }
+    };
+    (1..v.len().saturating_sub(1)).any(|i| match (dir(v[i].0 - v[0].0), dir(v[i + 1].0 - v[0].0)) {
+        (Some(a), Some(b)) => {
+            let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
+                + n[1] * (a[2] * b[0] - a[0] * b[2])
+                + n[2] * (a[0] * b[1] - a[1] * b[0]);
+            cross != T::zero()
+        }
+        _ => false,
+    })
+}
+
+/// Moves a core feature onto its shape's surface: by `r` along the outward normal of the
+/// surface it stands for, the one facing `toward` (a unit vector). A polygon (3D) moves
+/// along its face normal; a segment (a 2D edge, a capsule's axis) along its perpendicular
+/// nearest `toward`, which becomes its normal; a point along `toward`. A zero-length
+/// segment is a point (a degenerate capsule is a ball). Every point of the moved feature
+/// is then at distance `r` from the core along a normal of the core: on the surface.
+fn to_surface<T: Real, const D: usize>(
+    f: &mut Feature<T, D>,
+    toward: &SVector<T, D>,
+    r: T,
+) -> SVector<T, D> {
+    let mut offset = *toward;
+    if f.vertices.len() == 2 {
+        let e = f.vertices[1].0 - f.vertices[0].0;
+        if let Some(m) =
+            normalize(&e).and_then(|ê| normalize(&(toward - ê.into_inner() * toward.dot(&ê))))
+        {
+            f.normal = m;
+            offset = m.into_inner();
+        }
+    } else if f.vertices.len() > 2 {
+        offset = f.normal.into_inner();
+    }
+    if r == T::zero() {
+        return SVector::zeros();
+    }
+    let offset = offset * r;
+    for v in f.vertices.iter_mut() {
+        v.0 += offset;
+    }
+    offset
+}
+
+impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
     /// Pushes the pair (`on_ref`, `on_inc`) at `separation` into `m`, in A/B order, with
     /// the reference face's id and `inc` on the incident side.
     fn push(
@@ -359,11 +409,12 @@ impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
 /// The manifold of `a` and `b` (B placed by `rel` in A's frame), in A's frame, from their
 /// contact `c` (docs/clipping.md §2).
 ///
-/// Every point is a pair on the two surfaces along the contact normal `n`: the incident
-/// feature is clipped against the prism swept by the reference face along `n`, and each
-/// clipped point is projected along `n` onto the reference face. Such a pair can never be
-/// deeper than the penetration depth, and the manifold normal is `n` itself. Written into
-/// `m`; `None` when the witnesses are needed but unknown.
+/// Every point is a pair on the two surfaces along the contact normal `n`: both features
+/// are moved from the cores onto the surfaces ([`to_surface`]), the incident one is
+/// clipped against the prism swept by the reference one along `n`, and each clipped point
+/// is projected along `n` onto the reference surface. Such a pair can never be deeper
+/// than the penetration depth, and the manifold normal is `n` itself. Written into `m`;
+/// `None` when the witnesses are needed but unknown.
 pub(crate) fn build<T, R, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -389,12 +440,26 @@ where
         v.0 = rel.transform_point(&v.0);
     }
     ws.fb.normal = Unit::new_unchecked(rel.transform_vector(&ws.fb.normal));
-    let Some(roles) = Roles::choose(&ws.fa, &ws.fb, &n, (a.radius(), b.radius()), c) else {
+    let Some(a_ref) = reference_is_a(&ws.fa, &ws.fb, &n, c) else {
         return single(c, ws.fa.id, ws.fb.id, m);
     };
-    let a_ref = roles.a_ref;
     // `u`: from the reference shape towards the incident one.
     let u = if a_ref { n } else { -n };
+    let (ra, rb) = (a.radius(), b.radius());
+    let (reference, incident, r_ref, r_inc) = if a_ref {
+        (&mut ws.fa, &mut ws.fb, ra, rb)
+    } else {
+        (&mut ws.fb, &mut ws.fa, rb, ra)
+    };
+    to_surface(reference, &u, r_ref);
+    let inc_offset = to_surface(incident, &-u, r_inc);
+    let roles = Roles {
+        reference,
+        incident,
+        r_inc,
+        inc_offset,
+        a_ref,
+    };
     let segments = D == 3 && roles.reference.vertices.len() == 2;
     if segments {
         segment_planes(&roles.reference.vertices, &u, &mut ws.planes);
@@ -422,31 +487,51 @@ where
         }
     }
     // The deepest pair must be there: clipping can miss it (edges crossing at a corner of
-    // the reference face, a face that is not the one touching); add the witnesses.
+    // the reference face, a face that is not the one touching, an incident point over
+    // the reference's rounded edge rather than its face); add the witnesses. A pair is
+    // never deeper than the contact, so a deepest pair shallower than the contact's
+    // bounds allow proves the miss. A single incident point (a vertex, a curved shape's
+    // support point) is the incident's unique support along −u (feature maps give a
+    // point only then: a faceless polytope gives its segment or polygon), so its pair is
+    // the deepest one, as exact as `n` and often more than the contact's separation
+    // (FixedI40F24: 2.4e-5 deeper than the exact pair on a tilted cylinder); the
+    // witnesses only stand in when it is clipped away.
     let deepest = kept
         .iter()
         .map(|k| k.0)
         .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
-    // A single incident point (a vertex, a curved shape's support point) is the deepest
-    // point along `n` itself: its pair is the contact, as exact as `n`, and usually more
-    // accurate than the contact's own separation; the witnesses only stand in when it is
-    // clipped away.
     let single_point = roles.incident.vertices.len() == 1;
     let mut witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
     if (witness || roles.incident.inscribed) && !single_point {
-        // The incident core's support point along −u is its deepest point along `u`; if it
-        // lies in the reference prism its pair is the deepest pair over this face, exact
-        // given `n` (a tilted cylinder's lowest rim point, between the cap's 8 points).
-        let x = if a_ref {
+        // The incident shape's support point along −u is its deepest point along `u`; if
+        // it lies in the reference prism its pair is the deepest pair over this face,
+        // exact given `n` (a tilted cylinder's lowest rim point, between the cap's 8
+        // points).
+        let core = if a_ref {
             rel.transform_point(&b.core_support(&rel.inverse_transform_vector(&-u)))
         } else {
             a.core_support(&-u)
         };
+        let x = core - u * roles.r_inc;
         if inside(&ws.planes, &x, c.rounding)
             && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding)
         {
             if sep <= limit && deepest.is_none_or(|d| sep < d - c.rounding) {
-                kept.push((sep, x, SUPPORT | roles.incident.id));
+                // A rounded incident: the moved feature holds the point of the same core
+                // vertex on the side surface, shallower by r(1 − cos θ); the support
+                // point replaces it.
+                let from = roles
+                    .incident
+                    .vertices
+                    .iter()
+                    .find(|v| (v.0 - roles.inc_offset - core).amax() <= c.rounding)
+                    .map(|v| v.1);
+                match from.and_then(|id| kept.iter().position(|k| k.2 == id)) {
+                    Some(i) if roles.r_inc > T::zero() => {
+                        kept[i] = (sep, x, SUPPORT | roles.incident.id)
+                    }
+                    _ => kept.push((sep, x, SUPPORT | roles.incident.id)),
+                }
             }
             witness = witness && sep > c.separation + c.slack;
         }
@@ -529,12 +614,12 @@ fn single<T: Real, const D: usize>(
     Some(())
 }
 
-/// The pair along `u` through the incident core point `x`: its separation, the point on
-/// the reference surface and the point on the incident surface. A face: `x − t·u` on the
-/// face's plane pushed out by `r_ref`, `t = (n_ref·(x − r₀) − r_ref) / (n_ref·u)`. A
-/// segment: the closest point `q` of its line, which is along `u` only when the segments
-/// are parallel (`None` when `x − q` leaves `u` by more than `slack`). The incident
-/// surface is [`reach`] below `x`.
+/// The pair along `u` through the incident surface point `x`: its separation, the point
+/// on the reference surface and `x` itself. A face: `x − t·u` on the reference surface's
+/// plane, `t = n_ref·(x − r₀) / (n_ref·u)` (`n_ref·u ≥ min_alignment > 0`). A segment:
+/// the closest point `q` of the reference surface's line, which is along `u` only when the
+/// segments are parallel (`None` when `x − q` leaves `u` by more than `slack`, or when the
+/// reference segment has no length).
 #[inline]
 fn pair<T: Real, const D: usize>(
     roles: &Roles<'_, T, D>,
@@ -544,52 +629,16 @@ fn pair<T: Real, const D: usize>(
     slack: T,
 ) -> Option<(T, Point<T, D>, Point<T, D>)> {
     let r0 = roles.reference.vertices[0].0;
-    let down = reach(roles, u, x);
-    let on_inc = x - u * down;
     if segments {
-        let e = roles.reference.vertices[1].0 - r0;
-        let s = (x - r0).dot(&e) / e.norm_squared();
-        let q = r0 + e * s;
+        let e = normalize(&(roles.reference.vertices[1].0 - r0))?.into_inner();
+        let q = r0 + e * (x - r0).dot(&e);
         let t = (x - q).dot(u);
         if (x - q - u * t).amax() > slack {
             return None;
         }
-        return Some((t - roles.r_ref - down, q + u * roles.r_ref, on_inc));
+        return Some((t, q, *x));
     }
     let nr = roles.reference.normal.into_inner();
-    let t = (nr.dot(&(x - r0)) - roles.r_ref) / nr.dot(u);
-    Some((t - down, x - u * t, on_inc))
-}
-
-/// How far below the incident core point `x` (along `−u`) the incident surface is: the
-/// radius, except on the side of a rounded segment (a capsule lying nearly flat) that `u`
-/// does not meet at a right angle, where the line along `u` leaves the round part at
-/// `r / √(1 − (u·ê)²)` from the axis (`r` when that point is past the segment's end: the
-/// end's sphere).
-#[inline]
-fn reach<T: Real, const D: usize>(
-    roles: &Roles<'_, T, D>,
-    u: &SVector<T, D>,
-    x: &Point<T, D>,
-) -> T {
-    let r = roles.r_inc;
-    let v = &roles.incident.vertices;
-    if r == T::zero() || v.len() != 2 {
-        return r;
-    }
-    let e = v[1].0 - v[0].0;
-    let len2 = e.norm_squared();
-    let c = u.dot(&e);
-    let sin2 = T::one() - c * c / len2;
-    if !(sin2 > T::zero() && len2 > T::zero()) {
-        return r;
-    }
-    let down = r / crate::real::sqrt0(sin2);
-    // The segment parameter of the surface point's projection.
-    let lambda = (x - u * down - v[0].0).dot(&e) / len2;
-    if lambda >= T::zero() && lambda <= T::one() {
-        down
-    } else {
-        r
-    }
+    let t = nr.dot(&(x - r0)) / nr.dot(u);
+    Some((t, x - u * t, *x))
 }

@@ -203,6 +203,24 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    crate::input::check_pair(a, b)?;
+    penetration_unchecked(a, b, simplex, tol, workspace)
+}
+
+/// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]).
+pub(crate) fn penetration_unchecked<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: &Tolerances<T>,
+    workspace: &mut Workspace<T, D>,
+) -> Result<Penetration<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
     tol.validate()?;
     if simplex.is_empty() {
         // No simplex given: GJK builds one. Two coincident points leave none: touching.

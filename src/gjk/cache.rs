@@ -2,12 +2,15 @@
 
 use super::{Simplex, SupportPoint};
 use crate::{Real, dim::Dim};
-use nalgebra::{AbstractRotation, Const, Isometry, Point};
+use nalgebra::{Const, Point, SVector};
 
-/// What one query leaves for the next on the same pair: the final simplex, stored as
-/// pairs of witness points in each shape's *local* frame. Points of the shapes stay points
-/// of the shapes under any motion, so the next query restarts from a valid simplex near
-/// the answer, however far the pair moved; GJK then needs fewer support evaluations.
+/// What one query leaves for the next on the same pair: the directions (in A's local
+/// frame) along which the final simplex's vertices were support points. The next query
+/// re-evaluates the supports of the shapes *as they are now* along these directions, so
+/// its first simplex is made of points of the current `A − B` near the answer, however far
+/// the pair moved, and GJK needs fewer support evaluations. A cache reused for another
+/// pair only costs speed: every vertex is re-derived from the current shapes, so the
+/// bounds are proven for the current pair (docs/gjk.md §4).
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
@@ -26,7 +29,7 @@ pub struct Cache<T: Real, const D: usize>
 where
     Const<D>: Dim,
 {
-    pairs: <Const<D> as Dim>::Slots<(Point<T, D>, Point<T, D>)>,
+    dirs: <Const<D> as Dim>::Slots<SVector<T, D>>,
     len: usize,
 }
 
@@ -36,7 +39,7 @@ where
 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_list()
-            .entries(&self.pairs.as_ref()[..self.len])
+            .entries(&self.dirs.as_ref()[..self.len])
             .finish()
     }
 }
@@ -58,7 +61,7 @@ where
     #[must_use]
     pub fn new() -> Self {
         Self {
-            pairs: <Const<D> as Dim>::slots((Point::origin(), Point::origin())),
+            dirs: <Const<D> as Dim>::slots(SVector::zeros()),
             len: 0,
         }
     }
@@ -74,29 +77,22 @@ where
         self.len == 0
     }
 
-    /// The stored simplex rebuilt in A's frame, B placed by `rel` (B's pose in A's frame).
-    pub(crate) fn seed<R: AbstractRotation<T, D>>(&self, rel: &Isometry<T, R, D>) -> Simplex<T, D> {
-        let mut pts =
-            [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
-        for (p, (a, b)) in pts.iter_mut().zip(&self.pairs.as_ref()[..self.len]) {
-            *p = SupportPoint::new(*a, rel.transform_point(b));
-        }
+    /// A simplex holding the stored directions; GJK derives its vertices from the current
+    /// shapes before using it ([`Simplex::rederive`]).
+    pub(crate) fn seed(&self) -> Simplex<T, D> {
         let mut s = Simplex::new();
-        for p in &pts[..self.len] {
-            s.push(*p, None);
+        let zero = SupportPoint::new(Point::origin(), Point::origin());
+        for d in &self.dirs.as_ref()[..self.len] {
+            s.push_raw(zero, *d);
         }
         s
     }
 
-    /// Stores `simplex` (in A's frame, B placed by `rel`).
-    pub(crate) fn store<R: AbstractRotation<T, D>>(
-        &mut self,
-        simplex: &Simplex<T, D>,
-        rel: &Isometry<T, R, D>,
-    ) {
+    /// Stores the directions of `simplex`'s vertices (in A's frame).
+    pub(crate) fn store(&mut self, simplex: &Simplex<T, D>) {
         self.len = 0;
-        for p in simplex.points() {
-            self.pairs.as_mut()[self.len] = (p.a, rel.inverse_transform_point(&p.b));
+        for (_, d) in simplex.points_with_dirs() {
+            self.dirs.as_mut()[self.len] = *d;
             self.len += 1;
         }
     }

@@ -110,7 +110,9 @@ pub struct Intersection<T: Real, const D: usize> {
 ///
 /// # Errors
 /// [`QueryError::InvalidTolerance`] for a tolerance out of range;
-/// [`QueryError::NonFiniteSupport`] if a support map returns a NaN or infinite point.
+/// [`QueryError::InvalidShape`] for a shape whose [`SupportMap::validate`] fails;
+/// [`QueryError::NonFiniteSupport`] if a support map returns a NaN point;
+/// [`QueryError::OutOfRange`] for values the scalar cannot hold.
 ///
 /// ```
 /// use convex_proximity::{Tolerances, gjk, shape::{Ball, Cuboid, Transformed}};
@@ -122,6 +124,23 @@ pub struct Intersection<T: Real, const D: usize> {
 /// assert!((d.distance - 1.5f64).abs() < 1e-12);
 /// ```
 pub fn distance<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    crate::input::check_pair(a, b)?;
+    distance_unchecked(a, b, tol, simplex)
+}
+
+/// [`distance`] on shapes the caller has checked ([`crate::input::check_pair`]).
+pub(crate) fn distance_unchecked<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     tol: &Tolerances<T>,
@@ -156,6 +175,23 @@ where
 /// assert!(hit.intersects);
 /// ```
 pub fn intersects<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    crate::input::check_pair(a, b)?;
+    intersects_unchecked(a, b, tol, simplex)
+}
+
+/// [`intersects`] on shapes the caller has checked ([`crate::input::check_pair`]).
+pub(crate) fn intersects_unchecked<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     tol: &Tolerances<T>,

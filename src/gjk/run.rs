@@ -119,6 +119,7 @@ where
         let (ca, cb) = (self.a.center(), self.b.center());
         let centres = ca.coords.amax().max(cb.coords.amax());
         if !self.simplex.is_empty() {
+            self.simplex.rederive(self.a, self.b);
             let mut pts =
                 [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
             let mut n = 0;
@@ -235,6 +236,7 @@ where
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             }
+            self.simplex.set_dir(v);
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }
@@ -294,13 +296,18 @@ fn set<T: Real, const D: usize>(out: &mut Outcome<T, D>, c: &Closest<T, D>, nc: 
 }
 
 /// A support point must be finite and within `limit` (fixed-point; see
-/// [`coordinate_limit`]); floats detect overflow as a non-finite result instead.
+/// [`coordinate_limit`]); floats detect overflow as a non-finite result instead: a NaN
+/// coordinate is a broken support map, an infinite one an overflow (a large affine map).
 pub(crate) fn check_range<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     limit: Option<T>,
 ) -> Result<(), QueryError> {
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
-        return Err(QueryError::NonFiniteSupport);
+        let nan = |x: &T| x.partial_cmp(x).is_none();
+        if p.a.coords.iter().any(nan) || p.b.coords.iter().any(nan) {
+            return Err(QueryError::NonFiniteSupport);
+        }
+        return Err(QueryError::OutOfRange);
     }
     let too_big = match limit {
         Some(l) => p.w.amax() > l,

@@ -57,6 +57,11 @@ where
     Const<D>: Dim,
 {
     pts: <Const<D> as Dim>::Slots<SupportPoint<T, D>>,
+    /// The direction `dᵢ` each vertex is the support point of (`aᵢ = s_A(−dᵢ)`,
+    /// `bᵢ = s_B(dᵢ)`, on the cores), 0 when not known: a warm start re-derives its
+    /// vertices from these ([`Simplex::rederive`]), so it never holds a point that is not
+    /// in the current `A − B`.
+    dirs: <Const<D> as Dim>::Slots<SVector<T, D>>,
     /// The vertices in use.
     bits: u8,
     /// The slot of the newest vertex (meaningful while `bits != 0`).
@@ -95,6 +100,7 @@ where
         };
         Self {
             pts: <Const<D> as Dim>::slots(sp),
+            dirs: <Const<D> as Dim>::slots(SVector::zeros()),
             bits: 0,
             last: 0,
         }
@@ -143,12 +149,67 @@ where
     ) -> Option<usize> {
         let slot = (0..D + 1).find(|i| self.bits & (1 << i) == 0)?;
         self.pts.as_mut()[slot] = p;
+        self.dirs.as_mut()[slot] = SVector::zeros();
         if let Some(j) = johnson {
             j.add(self.pts.as_ref(), self.bits, slot);
         }
         self.last = slot;
         self.bits |= 1 << slot;
         Some(slot)
+    }
+
+    /// Stores a vertex without solving, with the direction it is the support point of (a
+    /// warm start: GJK re-derives the vertices from their directions and re-solves them,
+    /// after checking their range, before it uses them).
+    pub(crate) fn push_raw(&mut self, p: SupportPoint<T, D>, dir: SVector<T, D>) -> bool {
+        let Some(slot) = (0..D + 1).find(|i| self.bits & (1 << i) == 0) else {
+            return false;
+        };
+        self.pts.as_mut()[slot] = p;
+        self.dirs.as_mut()[slot] = dir;
+        self.last = slot;
+        self.bits |= 1 << slot;
+        true
+    }
+
+    /// Records that the newest vertex is the support point along `dir` (`a = s_A(−dir)`,
+    /// `b = s_B(dir)`).
+    #[inline]
+    pub(crate) fn set_dir(&mut self, dir: SVector<T, D>) {
+        if self.bits != 0 {
+            self.dirs.as_mut()[self.last] = dir;
+        }
+    }
+
+    /// The vertices with their directions, in slot order.
+    pub(crate) fn points_with_dirs(
+        &self,
+    ) -> impl Iterator<Item = (&SupportPoint<T, D>, &SVector<T, D>)> + '_ {
+        let bits = self.bits;
+        self.pts
+            .as_ref()
+            .iter()
+            .zip(self.dirs.as_ref())
+            .enumerate()
+            .filter(move |(i, _)| bits & (1 << i) != 0)
+            .map(|(_, p)| p)
+    }
+
+    /// Replaces every vertex by the support point of the cores of `a` and `b` along its
+    /// direction: a warm start (a cache filled on another pair, or before the pair moved)
+    /// then holds points of the current `A − B` only, so `‖v‖` stays a proven upper bound.
+    /// Costs one support evaluation of each shape per vertex.
+    pub(crate) fn rederive<A, B>(&mut self, a: &A, b: &B)
+    where
+        A: crate::shape::SupportMap<T, D> + ?Sized,
+        B: crate::shape::SupportMap<T, D> + ?Sized,
+    {
+        for i in 0..D + 1 {
+            if self.bits & (1 << i) != 0 {
+                let d = self.dirs.as_ref()[i];
+                self.pts.as_mut()[i] = SupportPoint::new(a.core_support(&-d), b.core_support(&d));
+            }
+        }
     }
 
     /// Reduces the simplex to the smallest sub-simplex holding its closest point to the
@@ -390,10 +451,16 @@ where
         mut johnson: Option<&mut Johnson<T, D>>,
         r: &Rounding<T>,
     ) -> Option<Closest<T, D>> {
+        // `points` are this simplex's own vertices in slot order (GJK's warm start): keep
+        // their directions.
+        let mut dirs = [SVector::<T, D>::zeros(); crate::dim::MAX_DIM + 1];
+        for (d, (_, x)) in dirs.iter_mut().zip(self.points_with_dirs()) {
+            *d = *x;
+        }
         self.clear();
-        for p in points.iter().take(D + 1) {
-            if !self.contains(&p.w) {
-                self.push(*p, johnson.as_deref_mut());
+        for (p, d) in points.iter().zip(dirs).take(D + 1) {
+            if !self.contains(&p.w) && self.push(*p, johnson.as_deref_mut()).is_some() {
+                self.set_dir(d);
             }
         }
         if self.is_empty() {
@@ -426,7 +493,7 @@ pub(super) fn pow2_scale<T: Real>(m: T) -> T {
 }
 
 // Slots are addressed by `u8` masks.
-const _: () = assert!(crate::dim::MAX_DIM + 1 <= 8);
+const _: () = assert!(crate::dim::MAX_DIM < 8);
 
 #[cfg(test)]
 mod tests {

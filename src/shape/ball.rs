@@ -1,6 +1,6 @@
 //! Ball: the origin ⊕ a radius.
 
-use super::{SupportMap, check_nonneg, push};
+use super::{SupportMap, check_nonneg, f64_of, push};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -62,5 +62,11 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T> {
         Some(super::Primitive::Ball {
             radius: self.radius,
         })
+    }
+    fn validate(&self) -> Result<(), ShapeError> {
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        f64_of(self.radius)
     }
 }

@@ -1,6 +1,6 @@
 //! Capsule: a segment ⊕ a radius.
 
-use super::{Segment, SupportMap, check_nonneg, push};
+use super::{Segment, SupportMap, check_nonneg, f64_of, push};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -68,5 +68,12 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
             b: self.segment.b,
             radius: self.radius,
         })
+    }
+    fn validate(&self) -> Result<(), ShapeError> {
+        self.segment.validate()?;
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        self.segment.extent() + f64_of(self.radius)
     }
 }

@@ -48,6 +48,14 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     fn center(&self) -> Point<T, D> {
         self.a.center() + self.b.center().coords
     }
+    #[inline]
+    fn validate(&self) -> Result<(), crate::ShapeError> {
+        self.a.validate()?;
+        self.b.validate()
+    }
+    fn extent(&self) -> f64 {
+        self.a.extent() + self.b.extent()
+    }
 }
 
 /// `conv(A ∪ B)`: `s(d)` is whichever of `s_A(d)`, `s_B(d)` lies farther along `d`.
@@ -116,5 +124,13 @@ impl<T: Real, const D: usize, A: SupportMap<T, D>, B: SupportMap<T, D>> SupportM
     #[inline]
     fn center(&self) -> Point<T, D> {
         nalgebra::center(&self.a.center(), &self.b.center())
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), crate::ShapeError> {
+        self.a.validate()?;
+        self.b.validate()
+    }
+    fn extent(&self) -> f64 {
+        self.a.extent().max(self.b.extent())
     }
 }

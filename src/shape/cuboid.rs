@@ -1,6 +1,6 @@
 //! Cuboid: an axis-aligned box centred at the origin, any dimension.
 
-use super::{SupportMap, check_nonneg};
+use super::{SupportMap, check_nonneg, extent_of};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -59,5 +59,14 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Cuboid<T, D> {
         Some(super::Primitive::Cuboid {
             half_extents: self.half_extents,
         })
+    }
+    fn validate(&self) -> Result<(), ShapeError> {
+        for h in self.half_extents.iter() {
+            check_nonneg(*h, "half-extent")?;
+        }
+        Ok(())
+    }
+    fn extent(&self) -> f64 {
+        extent_of(&self.half_extents)
     }
 }

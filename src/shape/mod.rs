@@ -78,6 +78,36 @@ pub trait SupportMap<T: Real, const D: usize> {
     fn primitive(&self) -> Option<Primitive<T, D>> {
         None
     }
+
+    /// Checks the shape's parameters; every query calls it once per shape before using
+    /// the shape, so a shape whose public fields were set to invalid values (a NaN or
+    /// negative radius or half-extent) is an error, not a NaN or a wrong answer. Default:
+    /// [`radius`](Self::radius) is finite and non-negative.
+    ///
+    /// # Errors
+    /// The [`ShapeError`](crate::ShapeError) naming the invalid parameter.
+    #[inline]
+    fn validate(&self) -> Result<(), crate::ShapeError> {
+        check_nonneg(self.radius(), "radius").map(|_| ())
+    }
+
+    /// An upper bound of `|x|∞` over the shape's points `x` (its largest coordinate in its
+    /// local frame, round part included), computed in `f64` so that it cannot overflow
+    /// the scalar. Fixed-point queries compare it with their range before any support
+    /// point is computed (fixed-point overflow wraps silently; docs/tolerances.md,
+    /// "Ranges"); floating-point queries never call it. Default: the largest coordinate
+    /// of the supports along `±eₖ`.
+    fn extent(&self) -> f64 {
+        let mut m = 0.0f64;
+        for k in 0..D {
+            let mut e = SVector::<T, D>::zeros();
+            e[k] = T::one();
+            for d in [e, -e] {
+                m = m.max(extent_of(&self.support(&d).coords));
+            }
+        }
+        m
+    }
 }
 
 /// A shape with closed-form queries, as returned by [`SupportMap::primitive`].
@@ -105,6 +135,21 @@ pub enum Primitive<T: Real, const D: usize> {
     },
 }
 
+/// `|v|∞` in `f64` (∞ for a value `f64` cannot hold).
+#[inline]
+pub(crate) fn extent_of<T: Real, const D: usize>(v: &SVector<T, D>) -> f64 {
+    v.iter().fold(0.0f64, |m, x| {
+        let x: f64 = x.to_subset().unwrap_or(f64::INFINITY);
+        m.max(x.abs())
+    })
+}
+
+/// A scalar parameter's magnitude in `f64`.
+#[inline]
+pub(crate) fn f64_of<T: Real>(x: T) -> f64 {
+    x.to_subset().map_or(f64::INFINITY, f64::abs)
+}
+
 impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
     #[inline]
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
@@ -125,6 +170,12 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline]
     fn primitive(&self) -> Option<Primitive<T, D>> {
         (**self).primitive()
+    }
+    fn validate(&self) -> Result<(), crate::ShapeError> {
+        (**self).validate()
+    }
+    fn extent(&self) -> f64 {
+        (**self).extent()
     }
 }
 
@@ -148,6 +199,12 @@ impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for
     #[inline]
     fn primitive(&self) -> Option<Primitive<T, D>> {
         (**self).primitive()
+    }
+    fn validate(&self) -> Result<(), crate::ShapeError> {
+        (**self).validate()
+    }
+    fn extent(&self) -> f64 {
+        (**self).extent()
     }
 }
 

@@ -1,7 +1,7 @@
 //! Cone and cylinder: 3D shapes of revolution about the local y axis (seed 001, §"support
 //! functions": van den Bergen 1999 §2).
 
-use super::{SupportMap, check_nonneg};
+use super::{SupportMap, check_nonneg, f64_of};
 use crate::{Real, ShapeError, real::norm};
 use nalgebra::{Point3, Vector2, Vector3};
 
@@ -75,6 +75,14 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
     fn center(&self) -> Point3<T> {
         Point3::origin()
     }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        check_nonneg(self.half_height, "half-height")?;
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        f64_of(self.half_height).max(f64_of(self.radius))
+    }
 }
 
 /// A cylinder of radius `r` around the y axis, from `y = -h` to `y = h`.
@@ -133,5 +141,13 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
     #[inline]
     fn center(&self) -> Point3<T> {
         Point3::origin()
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        check_nonneg(self.half_height, "half-height")?;
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        f64_of(self.half_height).max(f64_of(self.radius))
     }
 }

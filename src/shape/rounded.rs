@@ -1,6 +1,6 @@
 //! Rounded shape: any shape ⊕ a ball.
 
-use super::{SupportMap, check_nonneg, push};
+use super::{SupportMap, check_nonneg, f64_of, push};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -60,5 +60,13 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Rounded<
     #[inline]
     fn center(&self) -> Point<T, D> {
         self.inner.center()
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        self.inner.validate()?;
+        check_nonneg(self.radius, "radius").map(|_| ())
+    }
+    fn extent(&self) -> f64 {
+        self.inner.extent() + f64_of(self.radius)
     }
 }

@@ -1,6 +1,6 @@
 //! A single point and a segment.
 
-use super::{SupportMap, check_finite};
+use super::{SupportMap, check_finite, extent_of};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SVector};
 
@@ -46,6 +46,13 @@ impl<T: Real, const D: usize> SupportMap<T, D> for PointShape<T, D> {
     #[inline]
     fn center(&self) -> Point<T, D> {
         self.point
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        check_finite(&self.point.coords, 0)
+    }
+    fn extent(&self) -> f64 {
+        extent_of(&self.point.coords)
     }
 }
 
@@ -99,5 +106,13 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Segment<T, D> {
     #[inline]
     fn center(&self) -> Point<T, D> {
         nalgebra::center(&self.a, &self.b)
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        check_finite(&self.a.coords, 0)?;
+        check_finite(&self.b.coords, 1)
+    }
+    fn extent(&self) -> f64 {
+        extent_of(&self.a.coords).max(extent_of(&self.b.coords))
     }
 }

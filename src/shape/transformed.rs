@@ -1,6 +1,6 @@
 //! A shape under an affine map.
 
-use super::{SupportMap, check_finite};
+use super::{SupportMap, check_finite, extent_of};
 use crate::{Real, ShapeError};
 use nalgebra::{Point, SMatrix, SVector};
 
@@ -31,11 +31,21 @@ pub struct Transformed<S, T: Real, const D: usize> {
     similarity: Option<T>,
 }
 
-/// `s` if `MᵀM = s²·I` to within a few ulps per entry (relative to `s²`), else `None`.
+/// `s` if `MᵀM = s²·I` to within a few ulps per entry (relative to `s²`), else `None`
+/// (also when `MᵀM` overflows: an infinite `s²` passed every comparison and made the
+/// radius infinite).
 fn similarity_scale<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> Option<T> {
+    if crate::real::is_fixed::<T>() {
+        // Fixed-point: `MᵀM` (entries up to D·max|Mᵢⱼ|²) must not wrap.
+        let big = m.iter().fold(0.0f64, |s, x| s.max(super::f64_of(*x)));
+        let max = T::max_value().map_or(f64::INFINITY, super::f64_of);
+        if !(big * big * (D as f64) < max / 4.0) {
+            return None;
+        }
+    }
     let g = m.tr_mul(m);
     let s2 = g[(0, 0)];
-    if !(s2 > T::zero()) {
+    if !(s2 > T::zero()) || !s2.is_finite() {
         return None;
     }
     // 64 ulps of s²: the rounding of a product of rotation matrix entries.
@@ -87,10 +97,18 @@ impl<S, T: Real, const D: usize> Transformed<S, T, D> {
     /// `inner` scaled by `scale` along the axes.
     ///
     /// # Panics
-    /// If a factor is not finite.
+    /// If a factor is not finite; see [`try_scaled`](Self::try_scaled).
     #[must_use]
     pub fn scaled(inner: S, scale: SVector<T, D>) -> Self {
-        Self::new(inner, SMatrix::from_diagonal(&scale), SVector::zeros())
+        Self::try_scaled(inner, scale).expect("Transformed::scaled: non-finite scale")
+    }
+
+    /// `inner` scaled by `scale` along the axes.
+    ///
+    /// # Errors
+    /// [`ShapeError::NonFinite`] (index 0) if a factor is NaN or infinite.
+    pub fn try_scaled(inner: S, scale: SVector<T, D>) -> Result<Self, ShapeError> {
+        Self::try_new(inner, SMatrix::from_diagonal(&scale), SVector::zeros())
     }
 
     /// The linear part `M`.
@@ -112,10 +130,26 @@ impl<S, T: Real, const D: usize> Transformed<S, T, D> {
     }
 }
 
+/// `Mᵀ·d`, the inner shape's direction. Fixed-point scales it to `|·|∞ = 1` (a direction's
+/// length does not change its support point): nested maps would otherwise multiply their
+/// scales into the direction until the inner shape's squared norms wrap (a cone inside two
+/// maps scaled by 300 overflowed `‖d‖²`). Floats skip it (constant-folded).
+#[inline]
+fn inner_dir<T: Real, const D: usize>(m: &SMatrix<T, D, D>, d: &SVector<T, D>) -> SVector<T, D> {
+    let v = m.tr_mul(d);
+    if crate::real::is_fixed::<T>() {
+        let a = v.amax();
+        if a > T::one() {
+            return v / a;
+        }
+    }
+    v
+}
+
 impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transformed<S, T, D> {
     #[inline]
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        let local = self.inner.support(&self.linear.tr_mul(dir));
+        let local = self.inner.support(&inner_dir(&self.linear, dir));
         Point::from(self.linear * local.coords + self.translation)
     }
     #[inline]
@@ -130,7 +164,7 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transfor
         if self.similarity.is_none() {
             return self.support(dir);
         }
-        let local = self.inner.core_support(&self.linear.tr_mul(dir));
+        let local = self.inner.core_support(&inner_dir(&self.linear, dir));
         Point::from(self.linear * local.coords + self.translation)
     }
     #[inline]
@@ -138,5 +172,19 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transfor
         // The core's centre: the image of the inner centre (a core point when `M` is a
         // similarity; the whole shape is the core otherwise).
         Point::from(self.linear * self.inner.center().coords + self.translation)
+    }
+    #[inline]
+    fn validate(&self) -> Result<(), ShapeError> {
+        self.inner.validate()
+    }
+    /// `‖M‖∞ · extent(inner) + |t|∞` (every image coordinate), and at least the largest
+    /// column sum of `|M|`, which bounds `Mᵀ·d` for `|d|∞ ≤ 1`: a fixed-point query with
+    /// directions up to its range then keeps every product inside the type.
+    fn extent(&self) -> f64 {
+        let m = self.linear.map(|x| super::f64_of(x));
+        let rows = (0..D).fold(0.0f64, |s, i| s.max(m.row(i).sum()));
+        let cols = (0..D).fold(0.0f64, |s, j| s.max(m.column(j).sum()));
+        let image = rows * self.inner.extent() + extent_of(&self.translation);
+        image.max(cols)
     }
 }

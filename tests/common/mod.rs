@@ -106,7 +106,7 @@ impl Rng {
     }
 }
 
-/// A random rotation matrix (Gram–Schmidt on random vectors), any D.
+/// A random rotation matrix (Gram–Schmidt on random vectors, det forced to +1), any D.
 pub fn rotation<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
     let mut m = nalgebra::SMatrix::<f64, D, D>::zeros();
     for j in 0..D {
@@ -116,6 +116,10 @@ pub fn rotation<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
             c -= prev * prev.dot(&c);
         }
         m.set_column(j, &c.normalize());
+    }
+    // A proper rotation: a reflection (det −1, half of the Gram–Schmidt draws) is no pose.
+    if nalgebra::DMatrix::from_column_slice(D, D, m.as_slice()).determinant() < 0.0 {
+        m.column_mut(0).neg_mut();
     }
     m
 }
@@ -169,6 +173,11 @@ pub fn segment_segment<const D: usize>(
 
 /// Distance from the origin to the segment [a, b].
 pub fn origin_segment<const D: usize>(a: &SVector<f64, D>, b: &SVector<f64, D>) -> f64 {
+    segment_point(a, b).norm()
+}
+
+/// The point of the segment [a, b] nearest the origin.
+fn segment_point<const D: usize>(a: &SVector<f64, D>, b: &SVector<f64, D>) -> SVector<f64, D> {
     let ab = b - a;
     let l = ab.dot(&ab);
     let t = if l > 0.0 {
@@ -176,103 +185,163 @@ pub fn origin_segment<const D: usize>(a: &SVector<f64, D>, b: &SVector<f64, D>) 
     } else {
         0.0
     };
-    (a + ab * t).norm()
+    a + ab * t
 }
 
-/// Distance from the origin to the triangle abc (Ericson §5.1.5, Voronoi regions).
+/// Distance from the origin to the triangle abc.
 pub fn origin_triangle(a: &SVector<f64, 3>, b: &SVector<f64, 3>, c: &SVector<f64, 3>) -> f64 {
+    triangle_point(a, b, c).norm()
+}
+
+/// The point of the triangle abc nearest the origin (Ericson §5.1.5, Voronoi regions).
+fn triangle_point(
+    a: &SVector<f64, 3>,
+    b: &SVector<f64, 3>,
+    c: &SVector<f64, 3>,
+) -> SVector<f64, 3> {
     let pnt = SVector::<f64, 3>::zeros();
     let (ab, ac, ap) = (b - a, c - a, pnt - a);
     let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
     if d1 <= 0.0 && d2 <= 0.0 {
-        return a.norm();
+        return *a;
     }
     let bp = pnt - b;
     let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
     if d3 >= 0.0 && d4 <= d3 {
-        return b.norm();
+        return *b;
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return (a + ab * (d1 / (d1 - d3))).norm();
+        return a + ab * (d1 / (d1 - d3));
     }
     let cp = pnt - c;
     let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
     if d6 >= 0.0 && d5 <= d6 {
-        return c.norm();
+        return *c;
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return (a + ac * (d2 / (d2 - d6))).norm();
+        return a + ac * (d2 / (d2 - d6));
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))).norm();
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let denom = va + vb + vc;
-    (a + ab * (vb / denom) + ac * (vc / denom)).norm()
+    a + ab * (vb / denom) + ac * (vc / denom)
 }
 
-/// Distance between conv(P) and conv(Q) by brute force over the features of the
-/// Minkowski difference P − Q (D = 2: points and segments; D = 3: + triangles), with the
-/// origin-inside test over every candidate facet. Full-dimensional hulls only.
+/// Distance between conv(P) and conv(Q) by brute force over pairs of features of the
+/// point sets: the closest pair of two separated polytopes is realised by a vertex and a
+/// triangle (either way round), two edges (a parallelogram of P − Q, two triangles), or in
+/// D = 2 a vertex and an edge. That minimum is the distance when the hulls are apart,
+/// which [`separated`] decides; otherwise the answer is 0. Cost O(n³) in the points of
+/// each set, where a facet search over the n² points of P − Q costs O(n⁸).
 pub fn polytope_distance<const D: usize>(pa: &[Point<f64, D>], pb: &[Point<f64, D>]) -> f64 {
     assert!(D == 2 || D == 3, "brute force oracle: D = 2 or 3");
-    let w: Vec<SVector<f64, D>> = pa
-        .iter()
-        .flat_map(|a| pb.iter().map(move |b| a - b))
-        .collect();
-    let n = w.len();
-    let mut best = f64::INFINITY;
-    let mut separated = false;
-    for i in 0..n {
-        best = best.min(w[i].norm());
-        for j in i + 1..n {
-            best = best.min(origin_segment(&w[i], &w[j]));
-            if D == 2 {
-                let e = w[j] - w[i];
-                let nrm = [-e[1], e[0]];
-                let side =
-                    |x: &SVector<f64, D>| nrm[0] * (x[0] - w[i][0]) + nrm[1] * (x[1] - w[i][1]);
-                separated |= facet_separates(&w, side(&SVector::zeros()), &side);
-            } else {
-                for k in j + 1..n {
-                    let (a, b, c) = (sv3(&w[i]), sv3(&w[j]), sv3(&w[k]));
-                    best = best.min(origin_triangle(&a, &b, &c));
-                    let nrm = (b - a).cross(&(c - a));
-                    if nrm.norm() == 0.0 {
-                        continue;
+    let (a, b): (Vec<SVector<f64, D>>, Vec<SVector<f64, D>>) = (
+        pa.iter().map(|x| x.coords).collect(),
+        pb.iter().map(|x| x.coords).collect(),
+    );
+    let mut best = a[0] - b[0];
+    let mut offer = |q: SVector<f64, D>| {
+        if q.norm_squared() < best.norm_squared() {
+            best = q;
+        }
+    };
+    let to3 = |x: SVector<f64, D>| SVector::<f64, 3>::new(x[0], x[1], x[2]);
+    let from3 = |x: SVector<f64, 3>| SVector::<f64, D>::from_fn(|i, _| x[i]);
+    // Vertex–vertex and vertex–edge, both ways round (D = 2: all there is).
+    for (p, q, flip) in [(&a, &b, 1.0), (&b, &a, -1.0)] {
+        for x in p {
+            for (j, y0) in q.iter().enumerate() {
+                offer((x - y0) * flip);
+                for (k, y1) in q.iter().enumerate().skip(j + 1) {
+                    offer(segment_point(&(x - y0), &(x - y1)) * flip);
+                    if D == 3 {
+                        for y2 in &q[k + 1..] {
+                            let t = triangle_point(&to3(x - y0), &to3(x - y1), &to3(x - y2));
+                            offer(from3(t) * flip);
+                        }
                     }
-                    let side = |x: &SVector<f64, D>| nrm.dot(&(sv3(x) - a));
-                    separated |= facet_separates(&w, side(&SVector::zeros()), &side);
                 }
             }
         }
     }
-    if separated { best } else { 0.0 }
+    if D == 3 {
+        for (i, a0) in a.iter().enumerate() {
+            for a1 in &a[i + 1..] {
+                for (j, b0) in b.iter().enumerate() {
+                    for b1 in &b[j + 1..] {
+                        let (p00, p10, p11, p01) = (a0 - b0, a1 - b0, a1 - b1, a0 - b1);
+                        offer(from3(triangle_point(&to3(p00), &to3(p10), &to3(p11))));
+                        offer(from3(triangle_point(&to3(p00), &to3(p01), &to3(p11))));
+                    }
+                }
+            }
+        }
+    }
+    let scale = a
+        .iter()
+        .chain(&b)
+        .map(|x| x.norm())
+        .fold(0.0, f64::max)
+        .max(1.0);
+    if separated(&a, &b, scale) {
+        best.norm()
+    } else {
+        0.0
+    }
+}
+
+/// Whether a separating axis exists among the candidates of the separating-axis theorem
+/// for polytopes, taken over all point pairs and triples (a superset of the hulls' face
+/// normals and edge-edge cross products): D = 2 the normals of every segment of P and of
+/// Q, D = 3 the normals of every triangle of P and of Q and the cross products of every
+/// segment of P with every segment of Q. A gap of more than the dot products' rounding
+/// proves the hulls apart.
+fn separated<const D: usize>(a: &[SVector<f64, D>], b: &[SVector<f64, D>], scale: f64) -> bool {
+    let gap = |n: &SVector<f64, D>| {
+        let range = |s: &[SVector<f64, D>]| {
+            s.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                    let t = x.dot(n);
+                    (lo.min(t), hi.max(t))
+                })
+        };
+        let ((la, ha), (lb, hb)) = (range(a), range(b));
+        (la - hb).max(lb - ha) > 1e-12 * scale * n.norm()
+    };
+    let from3 = |x: SVector<f64, 3>| SVector::<f64, D>::from_fn(|i, _| x[i]);
+    let mut edges = [Vec::new(), Vec::new()];
+    for (s, set) in [a, b].into_iter().enumerate() {
+        for (i, x) in set.iter().enumerate() {
+            for (j, y) in set.iter().enumerate().skip(i + 1) {
+                let e = y - x;
+                if D == 2 {
+                    if gap(&SVector::<f64, D>::from_fn(|k, _| {
+                        if k == 0 { -e[1] } else { e[0] }
+                    })) {
+                        return true;
+                    }
+                    continue;
+                }
+                edges[s].push(sv3(&e));
+                for z in &set[j + 1..] {
+                    if gap(&from3(sv3(&e).cross(&sv3(&(z - x))))) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    edges[0]
+        .iter()
+        .any(|ea| edges[1].iter().any(|eb| gap(&from3(ea.cross(eb)))))
 }
 
 fn sv3<const D: usize>(x: &SVector<f64, D>) -> SVector<f64, 3> {
     SVector::<f64, 3>::new(x[0], x[1], x[2])
-}
-
-/// Whether the plane `side(x) = 0` has every point on one side and the origin (at
-/// `origin_side`) strictly on the other.
-fn facet_separates<const D: usize>(
-    w: &[SVector<f64, D>],
-    origin_side: f64,
-    side: &dyn Fn(&SVector<f64, D>) -> f64,
-) -> bool {
-    if origin_side == 0.0 {
-        return false;
-    }
-    let scale = w.iter().map(|x| x.norm()).fold(0.0, f64::max).max(1.0);
-    let tiny = 1e-12 * scale * scale;
-    if origin_side > 0.0 {
-        w.iter().all(|x| side(x) <= tiny) && origin_side > tiny
-    } else {
-        w.iter().all(|x| side(x) >= -tiny) && origin_side < -tiny
-    }
 }
 
 // ---------------------------------------------------------------- result checks

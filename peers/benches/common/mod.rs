@@ -129,10 +129,6 @@ macro_rules! pose_conversions {
             let v: Vec<T> = x.iter().map(|&c| c as T).collect();
             Vector::from_slice(&v)
         }
-        #[allow(dead_code)]
-        fn svector(x: &[f64]) -> nalgebra::SVector<T, D> {
-            nalgebra::SVector::from_fn(|i, _| x[i] as T)
-        }
     };
 }
 #[allow(unused_imports)]

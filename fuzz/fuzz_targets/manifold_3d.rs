@@ -1,0 +1,5 @@
+//! distance, intersects, contact and manifold, 3D, f64 / f32 / FixedI40F24 (first byte).
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    convex_proximity_fuzz::scalar_case::<3>(data, true);
+});

@@ -1,0 +1,140 @@
+//! The fuzz harness (`fuzz/src/harness.rs`) on seeded random bytes, for machines without
+//! nightly: the same shapes, poses, tolerances and assertions as the `cargo fuzz` targets
+//! (docs/testing.md). Long: behind `#[ignore]`, run in release:
+//!
+//! ```sh
+//! cargo test --release --test fuzz_sweep -- --ignored
+//! ```
+//!
+//! `FUZZ_SWEEP_CASES` sets the cases per target and scalar (default 20 000),
+//! `FUZZ_SWEEP_SEED` the first seed. Failures are collected and printed with their seed
+//! and bytes, then the test fails.
+#![allow(clippy::excessive_precision)]
+
+mod common;
+#[path = "../fuzz/src/harness.rs"]
+mod harness;
+
+use common::splitmix;
+use convex_proximity::{
+    Real,
+    clip::FeatureMap,
+    epa::ContactDim,
+    shape::{Cuboid, Polytope},
+};
+use nalgebra::Const;
+
+fn cases() -> u64 {
+    std::env::var("FUZZ_SWEEP_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
+}
+
+fn first_seed() -> u64 {
+    std::env::var("FUZZ_SWEEP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+/// 160 random bytes per case from splitmix64 (seeded by `seed`).
+fn bytes(seed: u64) -> Vec<u8> {
+    let mut s = seed;
+    (0..20)
+        .flat_map(|_| splitmix::next_u64(&mut s).to_le_bytes())
+        .collect()
+}
+
+fn sweep(name: &str, run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUnwindSafe) {
+    let mut failures = Vec::new();
+    let n = cases();
+    let t0 = std::time::Instant::now();
+    for seed in first_seed()..first_seed() + n {
+        let data = bytes(seed);
+        let r = std::panic::catch_unwind(|| run(&data));
+        match r {
+            Ok(Ok(())) => {}
+            Ok(Err(msg)) => failures.push(format!("{name} seed {seed}: {msg}")),
+            Err(_) => failures.push(format!("{name} seed {seed}: panic, bytes {data:?}")),
+        }
+    }
+    eprintln!(
+        "{name}: {n} cases in {:.1?}, {} failures",
+        t0.elapsed(),
+        failures.len()
+    );
+    for f in failures.iter().take(20) {
+        eprintln!("{f}\n");
+    }
+    assert!(failures.is_empty(), "{name}: {} failures", failures.len());
+}
+
+fn queries<T: Real, const D: usize>(name: &str, manifold: bool)
+where
+    Const<D>: convex_proximity::Dim + ContactDim<T, D> + ContactDim<f64, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+    Polytope<T, D>: FeatureMap<T, D>,
+{
+    sweep(name, |d| harness::run_case::<T, D>(d, manifold));
+}
+
+macro_rules! sweeps {
+    ($($name:ident: $t:ty, $d:literal, $m:literal;)*) => {$(
+        #[test]
+        #[ignore]
+        fn $name() {
+            queries::<$t, $d>(stringify!($name), $m);
+        }
+    )*};
+}
+
+sweeps! {
+    query_2d_f64: f64, 2, false;
+    query_3d_f64: f64, 3, false;
+    query_2d_f32: f32, 2, false;
+    query_3d_f32: f32, 3, false;
+    manifold_2d_f64: f64, 2, true;
+    manifold_3d_f64: f64, 3, true;
+    manifold_2d_f32: f32, 2, true;
+    manifold_3d_f32: f32, 3, true;
+}
+
+#[cfg(feature = "fixed")]
+sweeps! {
+    query_2d_fixed: common::Fx, 2, false;
+    query_3d_fixed: common::Fx, 3, false;
+    manifold_2d_fixed: common::Fx, 2, true;
+    manifold_3d_fixed: common::Fx, 3, true;
+}
+
+#[test]
+#[ignore]
+fn polytope_try_new() {
+    sweep("polytope 2d f64", harness::run_polytope::<f64, 2>);
+    sweep("polytope 3d f64", harness::run_polytope::<f64, 3>);
+    sweep("polytope 3d f32", harness::run_polytope::<f32, 3>);
+}
+
+/// Prints what a fuzz artifact decodes to: `FUZZ_REPLAY=path FUZZ_DIM=2|3 cargo test
+/// --test fuzz_sweep replay -- --ignored --nocapture` (the file's first byte picks the
+/// scalar: 0 f64, 1 f32, 2 FixedI40F24, modulo 3).
+#[test]
+#[ignore]
+fn replay() {
+    let Ok(path) = std::env::var("FUZZ_REPLAY") else {
+        return;
+    };
+    let data = std::fs::read(path).expect("artifact");
+    let (which, rest) = data.split_first().expect("non-empty");
+    let dim = std::env::var("FUZZ_DIM").unwrap_or_else(|_| "3".into());
+    println!(
+        "scalar {}",
+        ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]
+    );
+    if dim == "2" {
+        println!("{}", harness::describe::<2>(rest));
+    } else {
+        println!("{}", harness::describe::<3>(rest));
+    }
+}
