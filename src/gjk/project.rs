@@ -30,9 +30,10 @@ where
 {
     let n = D + 1;
     let eps = T::default_epsilon();
-    let big = T::one() / eps;
+    // `|num|·ε ≤ den`, not `|num| ≤ den/ε`: the quotient den/ε overflows a fixed-point
+    // type for den beyond its range times ε.
     let div = |num: T, den: T| -> Option<T> {
-        if den > T::zero() && num.abs() <= den * big {
+        if den > T::zero() && num.abs() * eps <= den {
             Some(num / den)
         } else {
             None
