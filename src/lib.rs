@@ -48,6 +48,7 @@ mod error;
 pub mod gjk;
 mod input;
 mod linalg;
+mod pair;
 pub mod query;
 mod real;
 pub mod shape;

@@ -40,7 +40,7 @@ impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
 
 /// The matrix of a pose's rotation: its columns are the rotated axes (one rotation per
 /// column; building it entry by entry rotated each axis `D` times).
-fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(crate) fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> SMatrix<T, D, D> {
     let mut m = SMatrix::<T, D, D>::zeros();
@@ -174,7 +174,7 @@ fn determinant<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> T {
 }
 
 /// B's pose in A's frame, after checking both.
-fn relative<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(crate) fn relative<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
 ) -> Result<Isometry<T, R, D>, QueryError> {
@@ -213,7 +213,7 @@ where
 
 /// The rounding of composing the two poses into B's pose in A's frame: the bounds of a
 /// result computed there are widened by it (`gjk_touching` of the translations).
-fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(crate) fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
     tol: &Tolerances<T>,
@@ -223,7 +223,7 @@ fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
 
 /// Maps a distance computed in A's frame to the world frame, its bounds widened by the
 /// poses' rounding `band`.
-fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(crate) fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     d: Distance<T, D>,
     band: T,
@@ -283,6 +283,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    if let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol) {
+        return Ok(d);
+    }
     let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
         gjk::distance_unchecked(a, b, tol, s)
     })?;
@@ -343,6 +346,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    if let Some(hit) = crate::pair::intersects(pose_a, a, pose_b, b, tol) {
+        return Ok(hit);
+    }
     let hit = posed(pose_a, a, pose_b, b, None, |a, b, s| {
         gjk::intersects_unchecked(a, b, tol, s)
     })?;
@@ -456,6 +462,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    if let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol) {
+        return Ok(c);
+    }
     tol.validate()?;
     crate::input::check_pair(a, b)?;
     let rel = relative(pose_a, pose_b)?;

@@ -1,0 +1,603 @@
+//! Two boxes by the separating-axis test (Gottschalk et al. 1996; Ericson, *Real-Time
+//! Collision Detection* §4.4.1), 2D and 3D, any half-extents (zero ones too: a capsule's
+//! core segment is a box, [`segment_box`]). docs/pairs.md §2.
+//!
+//! The first box is `[−a, a]`, the second `t + R·[−b, b]` (`R`'s columns `R_k`). For a unit
+//! axis `n` the separation `s(n) = n·t − h₁(n) − h₂(−n)`, with the support values
+//! `h₁(n) = Σ a_k |n_k|` and `h₂(−n) = −n·t + Σ b_k |n·R_k|` (exact for any `R`), is a lower
+//! bound of the distance. Over the complete set of axes (the faces' normals and, in 3D,
+//! the edges' crosses `e_i × R_j`) its largest value `L` is the signed distance of
+//! overlapping boxes (the penetration depth `−L`, what EPA converges to) and a lower bound
+//! of the distance of separated ones. A witness pair on the two boxes along the best axis,
+//! or else the closest pair found by alternating projections, certified by its own
+//! separating plane, settles the distance; otherwise the general path decides.
+
+use super::{Answer, Want};
+use crate::{Real, Tolerances, real::norm, tolerance::Rounding};
+use nalgebra::{Point, SMatrix, SVector};
+
+/// Two boxes in the first one's frame.
+pub(crate) struct Boxes<T: Real, const D: usize> {
+    a: SVector<T, D>,
+    b: SVector<T, D>,
+    rot: SMatrix<T, D, D>,
+    /// `|R_ik|`.
+    abs: SMatrix<T, D, D>,
+    /// The cofactors of `R`: column `j` is normal to the second box's faces `±b_j`
+    /// (`R_{j+1} × R_{j+2}` in 3D), of length `‖·‖`, with `ν_j·R_j = det R` and
+    /// `ν_j·R_k = 0` for `k ≠ j` (exactly in 2D, to rounding in 3D). For a rotation they are
+    /// its columns; for a matrix a few ulps off one (a pose's rounding) they keep the
+    /// placed box's faces exact.
+    cof: SMatrix<T, D, D>,
+    det: T,
+    t: SVector<T, D>,
+    band: T,
+    coords: T,
+    rel: T,
+}
+/// Which axis: a face normal of the first box (`e_i`), of the second (`R_j`), or the cross
+/// `e_i × R_j` of two edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    First(usize),
+    Second(usize),
+    Edge(usize, usize),
+}
+
+/// An axis with its separation `s(n)`, `n` pointing from the first box to the second.
+#[derive(Clone, Copy, Debug)]
+struct Axis<T: Real, const D: usize> {
+    sep: T,
+    kind: Kind,
+    n: SVector<T, D>,
+}
+
+/// `+1` for `x ≥ 0`, else `−1` (a support point's coordinate sign).
+#[inline]
+fn sign<T: Real>(x: T) -> T {
+    if x < T::zero() { -T::one() } else { T::one() }
+}
+
+impl<T: Real, const D: usize> Boxes<T, D> {
+    pub(crate) fn new(
+        a: SVector<T, D>,
+        b: SVector<T, D>,
+        rot: SMatrix<T, D, D>,
+        t: SVector<T, D>,
+        tol: &Tolerances<T>,
+    ) -> Self {
+        let mut cof = SMatrix::<T, D, D>::zeros();
+        if D == 2 {
+            cof[(0, 0)] = rot[(1, 1)];
+            cof[(1, 0)] = -rot[(0, 1)];
+            cof[(0, 1)] = -rot[(1, 0)];
+            cof[(1, 1)] = rot[(0, 0)];
+        } else if D == 3 {
+            for j in 0..3 {
+                let (u, v) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
+                for r in 0..3 {
+                    let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
+                    cof[(r, j)] = u[r1] * v[r2] - u[r2] * v[r1];
+                }
+            }
+        }
+        let det = cof.column(0).dot(&rot.column(0));
+        // Every sum of the tests is within |t|∞ + Σa + Σb (the half-extents are ≥ 0).
+        let coords = t.amax() + a.sum() + b.sum();
+        Self {
+            a,
+            b,
+            abs: rot.abs(),
+            cof,
+            det,
+            rot,
+            t,
+            band: Rounding::of(tol).band(coords),
+            coords,
+            rel: tol.gjk_rel,
+        }
+    }
+
+    /// `R⁻¹ = cofᵀ / det R`.
+    fn inverse(&self) -> SMatrix<T, D, D> {
+        self.cof.transpose() / self.det
+    }
+
+    /// The separating-axis test; returns at once an axis whose separation exceeds `stop`,
+    /// else the largest. Face axes win ties with edge axes within the band (their witnesses
+    /// are whole faces). Edge crosses shorter than ε (edges parallel to rounding) are
+    /// skipped: the faces' normals then bound the skipped axis' separation within
+    /// `ε·(Σa + Σb)`, inside the band.
+    fn sat(&self, stop: T) -> Axis<T, D> {
+        let (a, b, t) = (&self.a, &self.b, &self.t);
+        let mut best: Option<Axis<T, D>> = None;
+        let offer = |best: &mut Option<Axis<T, D>>, ax: Axis<T, D>| {
+            if best.is_none_or(|x| ax.sep > x.sep) {
+                *best = Some(ax);
+            }
+        };
+        for i in 0..D {
+            let mut reach = a[i];
+            for k in 0..D {
+                reach += b[k] * self.abs[(i, k)];
+            }
+            let s = t[i].abs() - reach;
+            let mut n = SVector::zeros();
+            n[i] = sign(t[i]);
+            let ax = Axis {
+                sep: s,
+                kind: Kind::First(i),
+                n,
+            };
+            if s > stop {
+                return ax;
+            }
+            offer(&mut best, ax);
+        }
+        let db = self.det.abs();
+        for j in 0..D {
+            // ν_j·R_k = 0 for k ≠ j: the reach of the second box is b_j |det R|.
+            let c = self.cof.column(j);
+            let ct = c.dot(t);
+            let mut reach = b[j] * db;
+            for k in 0..D {
+                reach += a[k] * c[k].abs();
+            }
+            let len = norm(&c.into_owned());
+            let s = (ct.abs() - reach) / len;
+            let ax = Axis {
+                sep: s,
+                kind: Kind::Second(j),
+                n: c * (sign(ct) / len),
+            };
+            if s > stop {
+                return ax;
+            }
+            offer(&mut best, ax);
+        }
+        let faces = best.expect("D ≥ 1 face axes");
+        if D != 3 {
+            return faces;
+        }
+        let eps = T::default_epsilon();
+        let mut edges: Option<Axis<T, D>> = None;
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for j in 0..3 {
+                // e_i × R_j = (…, −R_{i2 j}, R_{i1 j}) at (i1, i2), 0 at i: exact.
+                let (l1, l2) = (-self.rot[(i2, j)], self.rot[(i1, j)]);
+                let ll = l1 * l1 + l2 * l2;
+                if !(ll > eps * eps) {
+                    continue;
+                }
+                let len = ll.sqrt();
+                let lt = l1 * t[i1] + l2 * t[i2];
+                let mut reach = a[i1] * l1.abs() + a[i2] * l2.abs();
+                for k in 0..3 {
+                    // (e_i × R_j)·R_j = 0 exactly (the same two products cancel).
+                    if k != j {
+                        let lr = l1 * self.rot[(i1, k)] + l2 * self.rot[(i2, k)];
+                        reach += b[k] * lr.abs();
+                    }
+                }
+                let s = (lt.abs() - reach) / len;
+                if s > stop || edges.is_none_or(|x| s > x.sep) {
+                    let mut n = SVector::zeros();
+                    let f = sign(lt) / len;
+                    n[i1] = l1 * f;
+                    n[i2] = l2 * f;
+                    let ax = Axis {
+                        sep: s,
+                        kind: Kind::Edge(i, j),
+                        n,
+                    };
+                    if s > stop {
+                        return ax;
+                    }
+                    edges = Some(ax);
+                }
+            }
+        }
+        match edges {
+            Some(e) if e.sep > faces.sep + self.band => e,
+            _ => faces,
+        }
+    }
+
+    /// The answer the caller wants, on the two boxes (`margin`: the radii around them).
+    pub(crate) fn solve(&self, want: Want, margin: T) -> Option<Answer<T, D>> {
+        let band = self.band;
+        let stop = if want == Want::Verdict {
+            margin + band
+        } else {
+            T::max_value()?
+        };
+        let ax = self.sat(stop);
+        if !ax.sep.is_finite() {
+            return None;
+        }
+        if want == Want::Verdict && (ax.sep > stop || ax.sep <= T::zero()) {
+            // Proven apart by the axis, or overlapping by the complete set of axes.
+            return Some(Answer::verdict(ax.sep, band, self.coords));
+        }
+        let witness = self.witness(&ax);
+        let along = witness.filter(|w| self.along(w, &ax));
+        if ax.sep > band || (along.is_none() && ax.sep > -band) {
+            // Apart (or touching without a witness along the axis: vertex–vertex pairs
+            // may be apart along another direction). A witness along the axis proves `L`
+            // the distance, with the axis as the normal (a pair's own direction is off by
+            // its rounding over the gap); else the witness, or the closest pair by
+            // projections from it, certified by its separating plane.
+            if let Some(w) = along {
+                return Some(self.answer(&w, ax.sep, norm(&(w.q - w.p)).max(ax.sep), &ax.n));
+            }
+            if let Some(ans) = witness.and_then(|w| self.certify(&w, ax.sep)) {
+                return Some(ans);
+            }
+            let start = witness.map_or_else(|| self.support_b(&-ax.n), |w| w.q);
+            return self.certify(&self.project(&start), ax.sep);
+        }
+        // Overlapping (or touching) along the axis: the depth is −L, with a witness pair
+        // `q − p = L·n` on the two boundaries.
+        let w = along?;
+        let mut ans = self.answer(&w, ax.sep, ax.sep, &ax.n);
+        if want == Want::Distance && ax.sep < -band {
+            // A common point: a witness inside the other box.
+            (ans.a, ans.b) = self.common(&w.p, &w.q)?;
+        }
+        Some(ans)
+    }
+
+    fn answer(&self, w: &Pair<T, D>, sep: T, upper: T, n: &SVector<T, D>) -> Answer<T, D> {
+        Answer {
+            sep,
+            lower: sep,
+            upper,
+            normal: *n,
+            a: w.p,
+            b: w.q,
+            band: self.band,
+            coords: self.coords,
+        }
+    }
+
+    /// Whether a witness pair lies along the axis at its separation: `q − p = L·n` within
+    /// a few bands (the tilt of a feature taken as flat, the rounding of the clip).
+    fn along(&self, w: &Pair<T, D>, ax: &Axis<T, D>) -> bool {
+        let off = (w.q - w.p) - ax.n * ax.sep;
+        norm(&off) <= self.band * crate::real::lit(4.0)
+    }
+
+    /// The pair certified by its own separating plane: `‖q − p‖` is an upper bound of the
+    /// distance, `s(n)` (and `lower`) a lower bound; accepted when they meet within the
+    /// band or GJK's relative gap. `n` is `q − p` made orthogonal to the pair's features
+    /// (the free axes of both points): the closest direction is, and `q − p` itself is off
+    /// by its rounding over the distance, which moves the support of a face or an edge.
+    fn certify(&self, w: &Pair<T, D>, lower: T) -> Option<Answer<T, D>> {
+        let d = w.q - w.p;
+        let dist = norm(&d);
+        if !(dist > T::zero()) || !dist.is_finite() {
+            return None;
+        }
+        let n = self.refine(&d, w)?;
+        let lower = lower.max(self.separation(&n));
+        let gap = dist - lower;
+        if !(gap <= self.band || gap <= self.rel * dist) {
+            return None;
+        }
+        Some(Answer {
+            sep: dist,
+            lower,
+            upper: dist,
+            normal: n,
+            a: w.p,
+            b: w.q,
+            band: self.band,
+            coords: self.coords,
+        })
+    }
+
+    /// `d` made orthogonal to the pair's free axes, unit ([`super::orthogonal`]).
+    fn refine(&self, d: &SVector<T, D>, w: &Pair<T, D>) -> Option<SVector<T, D>> {
+        let mut dirs = [SVector::<T, D>::zeros(); 6];
+        let mut nd = 0;
+        for k in 0..D {
+            if w.free_a & (1 << k) != 0 {
+                dirs[nd][k] = T::one();
+                nd += 1;
+            }
+            if w.free_b & (1 << k) != 0 {
+                dirs[nd] = self.rot.column(k).into_owned();
+                nd += 1;
+            }
+        }
+        super::orthogonal(d, &dirs[..nd])
+    }
+
+    /// `s(n) = n·t − Σ a_k |n_k| − Σ b_k |n·R_k|` for a unit `n`.
+    fn separation(&self, n: &SVector<T, D>) -> T {
+        let mut s = n.dot(&self.t);
+        for k in 0..D {
+            s -= self.a[k] * n[k].abs() + self.b[k] * n.dot(&self.rot.column(k)).abs();
+        }
+        s
+    }
+
+    /// The second box's support point along `dir` (first box's frame).
+    fn support_b(&self, dir: &SVector<T, D>) -> Point<T, D> {
+        let mut x = self.t;
+        for k in 0..D {
+            let c = self.rot.column(k);
+            x += c * (sign(c.dot(dir)) * self.b[k]);
+        }
+        Point::from(x)
+    }
+
+    /// The point of the first box nearest `x`, and its free axes (those not clamped).
+    fn clamp_a(&self, x: &Point<T, D>) -> (Point<T, D>, u8) {
+        let mut free = 0u8;
+        let mut p = *x;
+        for k in 0..D {
+            let h = self.a[k];
+            if x[k].abs() < h {
+                free |= 1 << k;
+            } else {
+                p[k] = x[k].max(-h).min(h);
+            }
+        }
+        (p, free)
+    }
+
+    /// A point of the second box near `x` (its nearest one for an exact rotation), and
+    /// its free axes.
+    fn clamp_b(&self, x: &Point<T, D>) -> (Point<T, D>, u8) {
+        let mut y = self.inverse() * (x.coords - self.t);
+        let mut free = 0u8;
+        for k in 0..D {
+            let h = self.b[k];
+            if y[k].abs() < h {
+                free |= 1 << k;
+            } else {
+                y[k] = y[k].max(-h).min(h);
+            }
+        }
+        (Point::from(self.rot * y + self.t), free)
+    }
+
+    /// Alternating projections from a point `q` of the second box (Cheney & Goldstein
+    /// 1959): a pair that converges to a closest pair; vertex–vertex, vertex–edge and
+    /// vertex–face pairs settle in one or two rounds.
+    fn project(&self, q: &Point<T, D>) -> Pair<T, D> {
+        let (mut q, mut free_b) = (*q, 0u8);
+        let (mut p, mut free_a) = self.clamp_a(&q);
+        for _ in 0..4 {
+            let (q2, fb) = self.clamp_b(&p);
+            free_b = fb;
+            if q2 == q {
+                break;
+            }
+            q = q2;
+            (p, free_a) = self.clamp_a(&q);
+        }
+        Pair {
+            p,
+            q,
+            free_a,
+            free_b,
+        }
+    }
+
+    /// A pair on the two boxes along the axis: a point `p` of the first box's supporting
+    /// feature and `q` of the second's with `q − p` along `n` (first box's frame).
+    fn witness(&self, ax: &Axis<T, D>) -> Option<Pair<T, D>> {
+        match ax.kind {
+            Kind::First(i) => {
+                clip_face(&self.a, &self.b, &self.rot, &self.t, i, ax.n[i], self.band)
+            }
+            Kind::Second(j) => {
+                // In the second box's frame, the first placed by (R⁻¹, −R⁻¹t); the normal
+                // from the second to the first there is along −e_j·sign(ν_j·n).
+                let ri = self.inverse();
+                let ti = -(ri * self.t);
+                let s = -sign(self.cof.column(j).dot(&ax.n));
+                let w = clip_face(&self.b, &self.a, &ri, &ti, j, s, self.band)?;
+                let back = |x: Point<T, D>| Point::from(self.rot * x.coords + self.t);
+                Some(Pair {
+                    p: back(w.q),
+                    q: back(w.p),
+                    free_a: w.free_b,
+                    free_b: w.free_a,
+                })
+            }
+            Kind::Edge(i, j) => Some(self.edge_pair(i, j, &ax.n)),
+        }
+    }
+
+    /// The closest points of the first box's edge along `e_i` supporting `n` and the second
+    /// box's edge along `R_j` supporting `−n` (3D).
+    fn edge_pair(&self, i: usize, j: usize, n: &SVector<T, D>) -> Pair<T, D> {
+        let mut pa = SVector::<T, D>::zeros();
+        for k in 0..D {
+            if k != i {
+                pa[k] = sign(n[k]) * self.a[k];
+            }
+        }
+        let mut ea = SVector::<T, D>::zeros();
+        ea[i] = self.a[i];
+        let mut qb = self.t;
+        for k in 0..D {
+            if k != j {
+                let c = self.rot.column(k);
+                qb -= c * (sign(c.dot(n)) * self.b[k]);
+            }
+        }
+        let eb = self.rot.column(j) * self.b[j];
+        let (p0, p1) = (Point::from(pa - ea), Point::from(pa + ea));
+        let (q0, q1) = (Point::from(qb - eb), Point::from(qb + eb));
+        let (s, u) = super::round::segment_parameters(&p0, &p1, &q0, &q1);
+        let inner = |x: T| x > T::zero() && x < T::one();
+        Pair {
+            p: p0 + (p1 - p0) * s,
+            q: q0 + (q1 - q0) * u,
+            free_a: if inner(s) { 1 << i } else { 0 },
+            free_b: if inner(u) { 1 << j } else { 0 },
+        }
+    }
+
+    /// For overlapping boxes: a pair `(x on the first, y on the second)` within the band
+    /// of each other, from the witness pair: `q` inside the first box, or `p` inside the
+    /// second.
+    fn common(&self, p: &Point<T, D>, q: &Point<T, D>) -> Option<(Point<T, D>, Point<T, D>)> {
+        let near = |x: &Point<T, D>, y: &Point<T, D>| norm(&(x - y)) <= self.band;
+        for x in [*q, *p, nalgebra::center(p, q)] {
+            let (xa, xb) = (self.clamp_a(&x).0, self.clamp_b(&x).0);
+            if near(&xa, &x) && near(&xb, &x) {
+                return Some((xa, xb));
+            }
+        }
+        None
+    }
+}
+
+/// A pair of points, on the first box and on the second, with the axes along which each
+/// is free to move within its box's face or edge (bit `k`: axis `e_k`, resp. `R_k`).
+#[derive(Clone, Copy, Debug)]
+struct Pair<T: Real, const D: usize> {
+    p: Point<T, D>,
+    q: Point<T, D>,
+    free_a: u8,
+    free_b: u8,
+}
+
+/// The witness of a face axis: the reference box `[−ha, ha]`'s face `x_i = σ·ha_i` and the
+/// incident box `t + R·[−hb, hb]`'s supporting feature along `−σ e_i` (a vertex, or an
+/// edge or face when some `|R_ik|·hb_k` is within `thr`, parallel to rounding), clipped
+/// to the face's rectangle (Sutherland–Hodgman; a face of a convex polygon adds at most
+/// one vertex per plane). Returns `(p on the face, q on the feature)` with `q` the
+/// centroid of the clipped feature and `p` its projection onto the face (with the free
+/// axes of each), or `None` when the feature misses the face.
+fn clip_face<T: Real, const D: usize>(
+    ha: &SVector<T, D>,
+    hb: &SVector<T, D>,
+    rot: &SMatrix<T, D, D>,
+    t: &SVector<T, D>,
+    i: usize,
+    sigma: T,
+    thr: T,
+) -> Option<Pair<T, D>> {
+    // The feature: fixed coordinates take the sign of m = Rᵀ(−σ e_i), free ones span.
+    let mut base = *t;
+    let mut free = [0usize; 3];
+    let mut nfree = 0;
+    for k in 0..D {
+        let m = -sigma * rot[(i, k)];
+        if hb[k] > T::zero() && m.abs() * hb[k] <= thr && nfree + 1 < D {
+            free[nfree] = k;
+            nfree += 1;
+        } else {
+            base += rot.column(k) * (sign(m) * hb[k]);
+        }
+    }
+    let mut poly = [Point::<T, D>::origin(); 8];
+    let mut len = 1usize;
+    poly[0] = Point::from(base);
+    for &k in &free[..nfree] {
+        // Each free coordinate doubles the polygon in cyclic order: x − u then x + u,
+        // reversed on the way back.
+        let u = rot.column(k) * hb[k];
+        for v in 0..len {
+            poly[len + v] = poly[len - 1 - v] + u;
+        }
+        for v in 0..len {
+            poly[v] -= u;
+        }
+        len *= 2;
+    }
+    let mut buf = [Point::<T, D>::origin(); 8];
+    for k in (0..D).filter(|&k| k != i) {
+        let lim = ha[k] + thr;
+        for s in [T::one(), -T::one()] {
+            // Keep s·x_k ≤ lim.
+            let mut out = 0usize;
+            for v in 0..len {
+                let (cur, prev) = (poly[v], poly[(v + len - 1) % len]);
+                let (dc, dp) = (s * cur[k] - lim, s * prev[k] - lim);
+                if (dc <= T::zero()) != (dp <= T::zero()) && out < 8 {
+                    buf[out] = prev + (cur - prev) * (dp / (dp - dc));
+                    out += 1;
+                }
+                if dc <= T::zero() && out < 8 {
+                    buf[out] = cur;
+                    out += 1;
+                }
+            }
+            if out == 0 {
+                return None;
+            }
+            poly[..out].copy_from_slice(&buf[..out]);
+            len = out;
+        }
+    }
+    let sum = poly[..len]
+        .iter()
+        .fold(SVector::<T, D>::zeros(), |s, x| s + x.coords);
+    let q = Point::from(sum / crate::real::lit::<T>(len as f64));
+    let mut p = q;
+    let mut free_ref = 0u8;
+    for k in 0..D {
+        p[k] = if k == i {
+            sigma * ha[k]
+        } else {
+            if q[k].abs() < ha[k] {
+                free_ref |= 1 << k;
+            }
+            q[k].max(-ha[k]).min(ha[k])
+        };
+    }
+    let free_inc = free[..nfree].iter().fold(0u8, |m, &k| m | 1 << k);
+    Some(Pair {
+        p,
+        q,
+        free_a: free_ref,
+        free_b: free_inc,
+    })
+}
+
+/// A segment `[p, q]` as a box: its half-extents `(‖q − p‖/2, 0, …)`, a rotation whose
+/// first column is along `q − p`, and its midpoint. 2D: the rotation by the segment's
+/// angle; 3D: the basis of Duff et al. 2017 (*Building an orthonormal basis, revisited*).
+pub(crate) fn segment_box<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    q: &Point<T, D>,
+) -> (SVector<T, D>, SMatrix<T, D, D>, SVector<T, D>) {
+    let mid = nalgebra::center(p, q).coords;
+    let d = q - p;
+    let len = norm(&d);
+    let mut h = SVector::<T, D>::zeros();
+    let mut m = SMatrix::<T, D, D>::identity();
+    if !(len > T::zero()) || !len.is_finite() {
+        return (h, m, mid);
+    }
+    let u = d / len;
+    h[0] = len / crate::real::lit(2.0);
+    if D == 2 {
+        m[(0, 0)] = u[0];
+        m[(1, 0)] = u[1];
+        m[(0, 1)] = -u[1];
+        m[(1, 1)] = u[0];
+    } else if D == 3 {
+        let (x, y, z) = (u[0], u[1], u[2]);
+        let s = sign(z);
+        let a = -T::one() / (s + z);
+        let b = x * y * a;
+        // Columns u, b1, b2 with (b1, b2, u) right-handed, so det = +1.
+        let b1 = [T::one() + s * x * x * a, s * b, -s * x];
+        let b2 = [b, s + y * y * a, -y];
+        for r in 0..3 {
+            m[(r, 0)] = u[r];
+            m[(r, 1)] = b1[r];
+            m[(r, 2)] = b2[r];
+        }
+    }
+    (h, m, mid)
+}

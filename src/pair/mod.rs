@@ -1,0 +1,334 @@
+//! Pair-specific fast paths: separating-axis tests and closed forms for pairs of
+//! primitives ([`SupportMap::primitive`]: balls, cuboids, capsules), used by
+//! [`crate::query::distance`], [`crate::query::intersects`] and [`crate::query::contact`]
+//! before the general GJK/EPA path (docs/pairs.md).
+//!
+//! - two cuboids, and a cuboid with a capsule (its core segment is a box with one
+//!   non-zero half-extent): the separating-axis test (4 axes in 2D, 15 in 3D), a witness
+//!   pair along its best axis, the penetration depth as its smallest overlap ([`boxes`]);
+//! - a ball with a cuboid: the clamp of the centre; two balls, a ball with a capsule, two
+//!   capsules: the closest points of their cores (points, segments) ([`round`]).
+//!
+//! Every answer is certified the way GJK certifies its own: a pair of points on the two
+//! cores gives the upper bound, a separating plane (or, for overlaps, the complete set of
+//! separating axes) the lower bound, and the verdicts follow from those bounds beyond the
+//! rounding band exactly as in [`crate::gjk`]. Where a closed form cannot certify its
+//! answer (features it does not settle, cores that overlap where only EPA knows the
+//! depth), where its numerics are not the proven ones (fixed-point, `D ∉ {2, 3}`), or for
+//! [`Tolerances`] it does not honour, it answers `None` and the general path runs.
+//!
+//! Iterations: a fast answer reports 1 (one evaluation of the closed form) and
+//! [`Termination::Converged`].
+
+mod boxes;
+mod round;
+
+use crate::{
+    Distance, Real, Subalgorithm, Termination, Tolerances,
+    gjk::Outcome,
+    query::{self, Contact},
+    shape::{Primitive, SupportMap},
+    tolerance::Rounding,
+};
+use nalgebra::{AbstractRotation, Isometry, Point, SMatrix, SVector, Unit};
+
+/// What the caller needs from a solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// Only whether the cores are farther apart than `margin` (the radii).
+    Verdict,
+    /// The distance: a closest pair when apart, a common point when the cores overlap.
+    Distance,
+    /// The signed distance: a closest pair when apart, the penetration witnesses on the
+    /// cores' boundaries when they overlap.
+    Contact,
+}
+
+/// A solver's answer on the cores (shapes shrunk by their radii), in one frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Answer<T: Real, const D: usize> {
+    /// The signed core separation: the distance when apart (`> 0`), `−depth` when the cores
+    /// overlap. [`Want::Verdict`] answers may leave it at the lower bound.
+    pub sep: T,
+    /// A proven lower bound of the signed core separation (before the rounding band).
+    pub lower: T,
+    /// A proven upper bound of the signed core separation (before the rounding band).
+    pub upper: T,
+    /// The unit normal from the first core to the second.
+    pub normal: SVector<T, D>,
+    /// On the first core: the closest point (apart), the penetration witness
+    /// ([`Want::Contact`]) or a common point ([`Want::Distance`]).
+    pub a: Point<T, D>,
+    /// The same on the second core.
+    pub b: Point<T, D>,
+    /// The rounding band of the solver's arithmetic ([`Rounding::band`] of `coords`).
+    pub band: T,
+    /// The magnitude of the coordinates computed with.
+    pub coords: T,
+}
+
+impl<T: Real, const D: usize> Answer<T, D> {
+    /// An answer on an unused pair of points (verdicts only).
+    pub(crate) fn verdict(lower: T, band: T, coords: T) -> Self {
+        Self {
+            sep: lower,
+            lower,
+            upper: T::max_value().unwrap_or(T::one()),
+            normal: SVector::zeros(),
+            a: Point::origin(),
+            b: Point::origin(),
+            band,
+            coords,
+        }
+    }
+
+    /// The answer with its frame mapped by `x ↦ rot·x + t` and, when `swap`, its two
+    /// shapes exchanged (the normal reversed).
+    fn mapped(mut self, rot: &SMatrix<T, D, D>, t: &SVector<T, D>, swap: bool) -> Self {
+        self.a = Point::from(rot * self.a.coords + t);
+        self.b = Point::from(rot * self.b.coords + t);
+        self.normal = rot * self.normal;
+        if swap {
+            core::mem::swap(&mut self.a, &mut self.b);
+            self.normal = -self.normal;
+        }
+        self
+    }
+}
+
+/// `d` with its components along `dirs` removed (Gram–Schmidt; directions dependent on
+/// the earlier ones to 16 ulps are skipped), unit; `None` when nothing is left. The
+/// closest direction of two convex sets is orthogonal to the faces or edges the closest
+/// points lie inside; `q − p` itself is off by its rounding over the distance, which at
+/// short distances moves the support of such a face or edge by more than the band.
+pub(crate) fn orthogonal<T: Real, const D: usize>(
+    d: &SVector<T, D>,
+    dirs: &[SVector<T, D>],
+) -> Option<SVector<T, D>> {
+    let mut basis = [SVector::<T, D>::zeros(); 3];
+    let mut nb = 0;
+    let tiny = T::default_epsilon() * crate::real::lit(16.0);
+    for f in dirs {
+        let mut r = *f;
+        for u in &basis[..nb] {
+            r -= u * u.dot(f);
+        }
+        let len = crate::norm(&r);
+        if len > tiny * crate::norm(f) && nb < D.min(3) {
+            basis[nb] = r / len;
+            nb += 1;
+        }
+    }
+    let mut n = *d;
+    for u in &basis[..nb] {
+        n -= u * u.dot(&n);
+    }
+    let len = crate::norm(&n);
+    (len > T::zero() && len.is_finite() && n.dot(d) > T::zero()).then(|| n / len)
+}
+
+/// The query's inputs, checked, in A's frame: B placed by `x ↦ rot·x + t`.
+struct Setup<'a, T: Real, const D: usize> {
+    pa: Primitive<T, D>,
+    pb: Primitive<T, D>,
+    rot: SMatrix<T, D, D>,
+    t: SVector<T, D>,
+    tol: &'a Tolerances<T>,
+    /// The rounding of composing the poses (widens the world-frame bounds).
+    pose_band: T,
+}
+
+/// Whether the closed forms stand in for the general path under `tol`: valid tolerances,
+/// the default subalgorithm (another one is a request to study GJK itself), and caps that
+/// let GJK and EPA converge on these pairs (boxes take about 10 support points; below 32
+/// the general path runs, so that a cap binds as documented).
+fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
+    tol.gjk_subalgorithm == Subalgorithm::Auto
+        && tol.gjk_max_iterations >= 32
+        && tol.epa_max_iterations >= 32
+        && tol.validate().is_ok()
+}
+
+impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
+    /// `None` (the general path) unless both shapes are primitives, the scalar is a float,
+    /// `D` is 2 or 3 and the tolerances are honoured; also `None` on invalid input, so
+    /// that the general path reports the error in its own order.
+    fn new<R, A, B>(
+        pose_a: &Isometry<T, R, D>,
+        a: &A,
+        pose_b: &Isometry<T, R, D>,
+        b: &B,
+        tol: &'a Tolerances<T>,
+    ) -> Option<Self>
+    where
+        R: AbstractRotation<T, D>,
+        A: SupportMap<T, D> + ?Sized,
+        B: SupportMap<T, D> + ?Sized,
+    {
+        if crate::real::is_fixed::<T>() || !(D == 2 || D == 3) {
+            return None;
+        }
+        let (pa, pb) = (a.primitive()?, b.primitive()?);
+        if !honours(tol) {
+            return None;
+        }
+        crate::input::check_pair(a, b).ok()?;
+        let rel = query::relative(pose_a, pose_b).ok()?;
+        Some(Self {
+            pa,
+            pb,
+            rot: query::rotation_matrix(&rel),
+            t: rel.translation.vector,
+            tol,
+            pose_band: query::pose_band(pose_a, pose_b, tol),
+        })
+    }
+
+    /// The radii of A and B.
+    fn radii(&self) -> (T, T) {
+        let r = |p: &Primitive<T, D>| match *p {
+            Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => radius,
+            _ => T::zero(),
+        };
+        (r(&self.pa), r(&self.pb))
+    }
+
+    /// The solver for the pair, in A's frame.
+    fn solve(&self, want: Want) -> Option<Answer<T, D>> {
+        let r = Rounding::of(self.tol);
+        let margin = {
+            let (ra, rb) = self.radii();
+            ra + rb
+        };
+        let (rot, t) = (&self.rot, &self.t);
+        let inv = || (rot.transpose(), -rot.tr_mul(t));
+        let place = |p: &Point<T, D>| Point::from(rot * p.coords + t);
+        match (self.pa, self.pb) {
+            (Primitive::Cuboid { half_extents: ha }, Primitive::Cuboid { half_extents: hb }) => {
+                boxes::Boxes::new(ha, hb, *rot, *t, self.tol).solve(want, margin)
+            }
+            (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
+                let (hb, q, m) = boxes::segment_box(&a, &b);
+                boxes::Boxes::new(h, hb, rot * q, rot * m + t, self.tol).solve(want, margin)
+            }
+            (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
+                // In B's frame: A's segment box placed by Rᵀ.
+                let (ha, q, m) = boxes::segment_box(&a, &b);
+                let (ri, ti) = inv();
+                boxes::Boxes::new(h, ha, ri * q, ri * m + ti, self.tol)
+                    .solve(want, margin)
+                    .map(|x| x.mapped(rot, t, true))
+            }
+            (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
+                round::point_box(&h, &Point::from(*t), &r, want)
+            }
+            (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
+                let (_, ti) = inv();
+                round::point_box(&h, &Point::from(ti), &r, want).map(|x| x.mapped(rot, t, true))
+            }
+            (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
+                round::point_point(&Point::from(*t), &r, want)
+            }
+            (Primitive::Ball { .. }, Primitive::Capsule { a, b, .. }) => {
+                round::point_segment(&Point::origin(), &place(&a), &place(&b), self.tol, false)
+            }
+            (Primitive::Capsule { a, b, .. }, Primitive::Ball { .. }) => {
+                round::point_segment(&Point::from(*t), &a, &b, self.tol, true)
+            }
+            (Primitive::Capsule { a, b, .. }, Primitive::Capsule { a: c, b: d, .. }) => {
+                round::segment_segment(&a, &b, &place(&c), &place(&d), self.tol)
+            }
+        }
+    }
+}
+
+/// [`crate::query::distance`] by a fast path, `None` where the general path must run.
+pub(crate) fn distance<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Option<Distance<T, D>>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
+    let ans = s.solve(Want::Distance)?;
+    let (ra, rb) = s.radii();
+    let apart = ans.sep > T::zero();
+    let v = ans.a - ans.b;
+    let out = Outcome {
+        v,
+        dir: -ans.normal,
+        a: ans.a,
+        b: ans.b,
+        upper: if apart { ans.upper } else { crate::norm(&v) },
+        lower: ans.lower.max(T::zero()),
+        iterations: 1,
+        termination: Termination::Converged,
+        band: ans.band,
+        coords: ans.coords,
+    };
+    Some(query::to_world(
+        pose_a,
+        out.rounded(ra, ra + rb),
+        s.pose_band,
+    ))
+}
+
+/// [`crate::query::intersects`] by a fast path, `None` where the general path must run.
+pub(crate) fn intersects<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Option<bool>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
+    let ans = s.solve(Want::Verdict)?;
+    let (ra, rb) = s.radii();
+    // Apart only when proven: a separation bound beyond the radii and the rounding.
+    Some(!(ans.lower > ra + rb + ans.band))
+}
+
+/// [`crate::query::contact`] by a fast path, `None` where the general path must run.
+pub(crate) fn contact<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Option<Contact<T, D>>
+where
+    T: Real,
+    R: AbstractRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
+    let ans = s.solve(Want::Contact)?;
+    let (ra, rb) = s.radii();
+    let margin = ra + rb;
+    let n = ans.normal;
+    let band = ans.band + s.pose_band;
+    Some(Contact {
+        separation: ans.sep - margin,
+        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&n)),
+        point_a: pose_a.transform_point(&(ans.a + n * ra)),
+        point_b: pose_a.transform_point(&(ans.b - n * rb)),
+        lower_bound: ans.lower.min(ans.sep) - margin - band,
+        upper_bound: ans.upper.max(ans.sep) - margin + band,
+        iterations: 1,
+        termination: Termination::Converged,
+    })
+}

@@ -1,0 +1,284 @@
+//! Closed forms on the cores of round shapes (docs/pairs.md §3): a ball's core is its
+//! centre, a capsule's its segment. Point–box is the clamp of the point; point–point,
+//! point–segment and segment–segment are closest points (Ericson, *Real-Time Collision
+//! Detection* §5.1.2, §5.1.9), certified by the separating plane through the pair.
+
+use super::{Answer, Want};
+use crate::{Real, Tolerances, real::norm, tolerance::Rounding};
+use nalgebra::{Point, SVector};
+
+/// The first axis, a direction for a pair without one.
+fn any_axis<T: Real, const D: usize>() -> SVector<T, D> {
+    let mut e = SVector::zeros();
+    e[0] = T::one();
+    e
+}
+
+/// A unit vector perpendicular to `d` (any unit vector when `d = 0`): 2D the left normal,
+/// 3D the cross with the axis least aligned with `d`.
+fn perpendicular<T: Real, const D: usize>(d: &SVector<T, D>) -> SVector<T, D> {
+    let mut p = SVector::<T, D>::zeros();
+    if D == 2 {
+        p[0] = -d[1];
+        p[1] = d[0];
+    } else if D == 3 {
+        let k = d.iamin();
+        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+        // d × e_k: components at k1 and k2.
+        p[k1] = d[k2];
+        p[k2] = -d[k1];
+    }
+    crate::real::normalize(&p).map_or_else(any_axis, |u| u.into_inner())
+}
+
+/// The box `[−h, h]` (first) and the point `c` (second), in the box's frame: outside, the
+/// clamp of `c` is its nearest point; inside (or on the boundary), the depth is the
+/// distance to the nearest face, along that face's normal.
+pub(crate) fn point_box<T: Real, const D: usize>(
+    h: &SVector<T, D>,
+    c: &Point<T, D>,
+    r: &Rounding<T>,
+    want: Want,
+) -> Option<Answer<T, D>> {
+    let coords = c.coords.amax() + h.amax();
+    let band = r.band(coords);
+    let p = Point::from(c.coords.zip_map(h, |v, e| v.max(-e).min(e)));
+    let d = c - p;
+    let dist = norm(&d);
+    if dist > T::zero() {
+        return Some(Answer {
+            sep: dist,
+            lower: dist,
+            upper: dist,
+            normal: d / dist,
+            a: p,
+            b: *c,
+            band,
+            coords,
+        });
+    }
+    if !dist.is_finite() || !(dist == T::zero()) {
+        return None;
+    }
+    // Inside: the nearest face k, depth h_k − |c_k|.
+    let mut k = 0;
+    let mut depth = h[0] - c[0].abs();
+    for j in 1..D {
+        let dj = h[j] - c[j].abs();
+        if dj < depth {
+            (k, depth) = (j, dj);
+        }
+    }
+    let mut n = SVector::<T, D>::zeros();
+    n[k] = if c[k] < T::zero() {
+        -T::one()
+    } else {
+        T::one()
+    };
+    let a = if want == Want::Contact {
+        c + n * depth
+    } else {
+        *c
+    };
+    Some(Answer {
+        sep: -depth,
+        lower: -depth,
+        upper: -depth,
+        normal: n,
+        a,
+        b: *c,
+        band,
+        coords,
+    })
+}
+
+/// Two points, the origin (first) and `c`: their distance. Two points never overlap, so
+/// the signed core separation is the distance even when it is 0.
+pub(crate) fn point_point<T: Real, const D: usize>(
+    c: &Point<T, D>,
+    r: &Rounding<T>,
+    _want: Want,
+) -> Option<Answer<T, D>> {
+    let coords = c.coords.amax();
+    let dist = norm(&c.coords);
+    if !dist.is_finite() {
+        return None;
+    }
+    let normal = if dist > T::zero() {
+        c.coords / dist
+    } else {
+        any_axis()
+    };
+    Some(Answer {
+        sep: dist,
+        lower: dist,
+        upper: dist,
+        normal,
+        a: Point::origin(),
+        b: *c,
+        band: r.band(coords),
+        coords,
+    })
+}
+
+/// The point `c` and the segment `[s0, s1]` (the point first, or the segment first when
+/// `swap`). A point and a segment never overlap (their difference is flat), so the signed
+/// core separation is the distance; at distance 0 the normal is perpendicular to the
+/// segment.
+pub(crate) fn point_segment<T: Real, const D: usize>(
+    c: &Point<T, D>,
+    s0: &Point<T, D>,
+    s1: &Point<T, D>,
+    tol: &Tolerances<T>,
+    swap: bool,
+) -> Option<Answer<T, D>> {
+    let coords = c.coords.amax().max(s0.coords.amax()).max(s1.coords.amax());
+    let band = Rounding::of(tol).band(coords);
+    let (q, inner) = closest_on_segment(s0, s1, c);
+    let d = q - c;
+    let dist = norm(&d);
+    if !dist.is_finite() {
+        return None;
+    }
+    let (normal, lower) = if dist > T::zero() {
+        // Inside the segment, the closest direction is orthogonal to it.
+        let along = [s1 - s0];
+        let n = super::orthogonal(&d, &along[..inner as usize])?;
+        // The plane through the pair: the segment lies beyond min(n·s0, n·s1).
+        let lower = n.dot(&s0.coords).min(n.dot(&s1.coords)) - n.dot(&c.coords);
+        let gap = dist - lower;
+        if !(gap <= band || gap <= tol.gjk_rel * dist) {
+            return None;
+        }
+        (n, lower)
+    } else {
+        (perpendicular(&(s1 - s0)), T::zero())
+    };
+    let mut ans = Answer {
+        sep: dist,
+        lower,
+        upper: dist,
+        normal,
+        a: *c,
+        b: q,
+        band,
+        coords,
+    };
+    if swap {
+        core::mem::swap(&mut ans.a, &mut ans.b);
+        ans.normal = -ans.normal;
+    }
+    Some(ans)
+}
+
+/// Two segments `[p0, p1]` (first) and `[q0, q1]`: their closest points, certified by the
+/// plane through them. Cores within the band of each other fall back to the general path:
+/// in 2D crossing segments overlap (EPA's depth), in 3D their normal is not settled.
+pub(crate) fn segment_segment<T: Real, const D: usize>(
+    p0: &Point<T, D>,
+    p1: &Point<T, D>,
+    q0: &Point<T, D>,
+    q1: &Point<T, D>,
+    tol: &Tolerances<T>,
+) -> Option<Answer<T, D>> {
+    let coords = [p0, p1, q0, q1]
+        .iter()
+        .fold(T::zero(), |m, x| m.max(x.coords.amax()));
+    let band = Rounding::of(tol).band(coords);
+    let (s, u) = segment_parameters(p0, p1, q0, q1);
+    let (a, b) = (p0 + (p1 - p0) * s, q0 + (q1 - q0) * u);
+    let d = b - a;
+    let dist = norm(&d);
+    if !(dist > band) || !dist.is_finite() {
+        return None;
+    }
+    // Orthogonal to each segment the closest point lies inside.
+    let inner = |x: T| x > T::zero() && x < T::one();
+    let mut dirs = [SVector::<T, D>::zeros(); 2];
+    let mut nd = 0;
+    for (x, e) in [(s, p1 - p0), (u, q1 - q0)] {
+        if inner(x) {
+            dirs[nd] = e;
+            nd += 1;
+        }
+    }
+    let n = super::orthogonal(&d, &dirs[..nd])?;
+    let lower = n.dot(&q0.coords).min(n.dot(&q1.coords)) - n.dot(&p0.coords).max(n.dot(&p1.coords));
+    let gap = dist - lower;
+    if !(gap <= band || gap <= tol.gjk_rel * dist) {
+        return None;
+    }
+    Some(Answer {
+        sep: dist,
+        lower,
+        upper: dist,
+        normal: n,
+        a,
+        b,
+        band,
+        coords,
+    })
+}
+
+/// The point of `[s0, s1]` nearest `c`, and whether it lies inside the segment.
+fn closest_on_segment<T: Real, const D: usize>(
+    s0: &Point<T, D>,
+    s1: &Point<T, D>,
+    c: &Point<T, D>,
+) -> (Point<T, D>, bool) {
+    let d = s1 - s0;
+    let dd = d.norm_squared();
+    if !(dd > T::zero()) {
+        return (*s0, false);
+    }
+    let u = (c - s0).dot(&d) / dd;
+    if u > T::zero() && u < T::one() {
+        (s0 + d * u, true)
+    } else {
+        (if u > T::zero() { *s1 } else { *s0 }, false)
+    }
+}
+
+/// The parameters `(s, t) ∈ [0, 1]²` of the closest points `p0 + s(p1 − p0)` and
+/// `q0 + t(q1 − q0)` of two segments (Ericson §5.1.9): the lines' closest parameters,
+/// clamped to the first segment, the second's recomputed and clamped, then the first's
+/// again; parallel segments take the first's start.
+pub(crate) fn segment_parameters<T: Real, const D: usize>(
+    p0: &Point<T, D>,
+    p1: &Point<T, D>,
+    q0: &Point<T, D>,
+    q1: &Point<T, D>,
+) -> (T, T) {
+    let (zero, one) = (T::zero(), T::one());
+    let clamp = |x: T| x.max(zero).min(one);
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    let (s, t);
+    if !(a > zero) && !(e > zero) {
+        (s, t) = (zero, zero);
+    } else if !(a > zero) {
+        (s, t) = (zero, clamp(f / e));
+    } else {
+        let c = d1.dot(&r);
+        if !(e > zero) {
+            (s, t) = (clamp(-c / a), zero);
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let s0 = if denom > zero {
+                clamp((b * f - c * e) / denom)
+            } else {
+                zero
+            };
+            let t0 = (b * s0 + f) / e;
+            if t0 < zero {
+                (s, t) = (clamp(-c / a), zero);
+            } else if t0 > one {
+                (s, t) = (clamp((b - c) / a), one);
+            } else {
+                (s, t) = (s0, t0);
+            }
+        }
+    }
+    (s, t)
+}
