@@ -127,6 +127,21 @@ pub(crate) fn orthogonal<T: Real, const D: usize>(
     (len > T::zero() && len.is_finite() && n.dot(d) > T::zero()).then(|| n / len)
 }
 
+/// Whether coordinates of magnitude `m` keep the closed forms' squares in range: `m²`
+/// finite (else the general path reports [`crate::QueryError::OutOfRange`]) and `(ε·m)²`
+/// a normal number, so that a gap beyond the rounding band does not square to zero
+/// (floats only: fixed-point never gets here).
+fn in_range<T: Real>(m: T) -> bool {
+    // √(smallest normal) / ε: f32 9.2e-13, f64 6.7e-139.
+    let eps = T::default_epsilon();
+    let lo = if eps > crate::real::lit(1e-10) {
+        1e-12
+    } else {
+        1e-138
+    };
+    (m * m).is_finite() && m >= crate::real::lit(lo)
+}
+
 /// The query's inputs, checked, in A's frame: B placed by `x ↦ rot·x + t`.
 struct Setup<'a, T: Real, const D: usize> {
     pa: Primitive<T, D>,
@@ -193,8 +208,13 @@ impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
         (r(&self.pa), r(&self.pb))
     }
 
-    /// The solver for the pair, in A's frame.
+    /// The solver's answer for the pair, in A's frame, if its coordinates are in range.
     fn solve(&self, want: Want) -> Option<Answer<T, D>> {
+        self.solve_unchecked(want).filter(|x| in_range(x.coords))
+    }
+
+    /// The solver for the pair, in A's frame.
+    fn solve_unchecked(&self, want: Want) -> Option<Answer<T, D>> {
         let r = Rounding::of(self.tol);
         let margin = {
             let (ra, rb) = self.radii();
