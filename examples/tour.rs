@@ -30,7 +30,7 @@ fn row<T, R, const D: usize>(
     b: &dyn SupportMap<T, D>,
 ) where
     T: Real + std::fmt::Display,
-    R: nalgebra::AbstractRotation<T, D>,
+    R: convex_proximity::PoseRotation<T, D>,
     Const<D>: Dim,
 {
     let tol = Tolerances::<T>::default();
@@ -68,7 +68,7 @@ fn contact_row<T, R, const D: usize>(
     b: &dyn SupportMap<T, D>,
 ) where
     T: Real + std::fmt::Display,
-    R: nalgebra::AbstractRotation<T, D>,
+    R: convex_proximity::PoseRotation<T, D>,
     Const<D>: ContactDim<T, D>,
 {
     match query::contact(pose_a, a, pose_b, b, &Tolerances::<T>::default()) {

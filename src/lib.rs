@@ -49,14 +49,17 @@ pub mod gjk;
 mod input;
 mod linalg;
 mod pair;
+mod pose;
 pub mod query;
 mod real;
+mod scratch;
 pub mod shape;
 mod tolerance;
 
 pub use dim::{Dim, MAX_DIM};
 pub use error::{QueryError, ShapeError};
 pub use gjk::{Distance, Intersection, Termination};
+pub use pose::PoseRotation;
 pub use real::{Real, lit, norm, normalize};
 pub use tolerance::{Subalgorithm, Tolerances};
 

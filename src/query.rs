@@ -9,10 +9,11 @@ use crate::{
     dim::Dim,
     epa::{self, ContactDim, Workspace},
     gjk::{self, Cache, Distance, Mode, Run, Simplex},
-    real::{all_finite, normalize},
+    pose::{Frame, PoseRotation, relative},
+    real::normalize,
     shape::SupportMap,
 };
-use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Unit};
+use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
 pub use crate::cast::{
     Cast, CastOptions, CastTermination, LinearMotion, Ray, RayCast, RayHit, RigidMotion, ShapeCast,
@@ -29,27 +30,13 @@ struct Placed<'a, S: ?Sized, T: Real, const D: usize> {
 }
 
 impl<'a, S: ?Sized, T: Real, const D: usize> Placed<'a, S, T, D> {
-    fn new<R: AbstractRotation<T, D>>(shape: &'a S, pose: &Isometry<T, R, D>) -> Self {
+    fn new(shape: &'a S, frame: &Frame<T, D>) -> Self {
         Self {
             shape,
-            rot: rotation_matrix(pose),
-            t: pose.translation.vector,
+            rot: frame.rot,
+            t: frame.t,
         }
     }
-}
-
-/// The matrix of a pose's rotation: its columns are the rotated axes (one rotation per
-/// column; building it entry by entry rotated each axis `D` times).
-pub(crate) fn rotation_matrix<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose: &Isometry<T, R, D>,
-) -> SMatrix<T, D, D> {
-    let mut m = SMatrix::<T, D, D>::zeros();
-    for j in 0..D {
-        let mut e = SVector::<T, D>::zeros();
-        e[j] = T::one();
-        m.set_column(j, &pose.rotation.transform_vector(&e));
-    }
-    m
 }
 
 impl<S, T, const D: usize> SupportMap<T, D> for Placed<'_, S, T, D>
@@ -77,114 +64,9 @@ where
     }
 }
 
-/// Whether a pose is finite and rigid: its rotation's matrix `R` (columns: the rotated
-/// axes) is finite and orthonormal, `|RᵀR − I| ≤ τ` per entry with
-/// `τ = max(√ε / 128, 256 ε)` (f64 1.2e-10: above the 1e-12 one Gram–Schmidt pass leaves
-/// on random f64 rotations, below the 1e-9 relative accuracy promised; f32 3.1e-5 and
-/// FixedI40F24 1.5e-5: a rotation rounded to the scalar is a few ulps off, one built from
-/// an axis-angle in FixedI40F24 up to 3.4e-6, with room for the drift of composed
-/// rotations, and below the 1e-4 accuracy promised), and not a reflection (`det R > 0`: nalgebra's rotations are proper, and a mirrored pose
-/// would turn the shapes inside out for the feature maps). A shear, a scale or a non-unit
-/// quaternion fails the first test. Fixed-point translations must be within
-/// [`crate::input::fixed_extent_limit`], so that composing the poses cannot wrap.
-fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose: &Isometry<T, R, D>,
-) -> Result<(), QueryError> {
-    let t = &pose.translation.vector;
-    if !all_finite(t) {
-        return Err(QueryError::NonFinitePose);
-    }
-    let m = rotation_matrix(pose);
-    // Fixed-point: entries of an orthonormal matrix are at most 1; bounding them first
-    // keeps RᵀR from overflowing (it would wrap). Floats overflow to ∞, which fails below.
-    let two = T::one() + T::one();
-    if crate::real::is_fixed::<T>() && m.iter().any(|x| x.abs() > two) {
-        return Err(QueryError::NonRigidPose);
-    }
-    let eps = T::default_epsilon();
-    let tau = (crate::real::sqrt0(eps) / crate::real::lit::<T>(128.0))
-        .max(eps * crate::real::lit::<T>(256.0));
-    // One pass without early exits; a NaN fails every comparison.
-    let mut rigid = determinant(&m) > T::zero();
-    for i in 0..D {
-        for j in i..D {
-            let g = m.column(i).dot(&m.column(j));
-            let want = if i == j { T::one() } else { T::zero() };
-            rigid &= (g - want).abs() <= tau;
-        }
-    }
-    if !rigid {
-        return Err(if m.iter().all(|x| x.is_finite()) {
-            QueryError::NonRigidPose
-        } else {
-            QueryError::NonFinitePose
-        });
-    }
-    if crate::real::is_fixed::<T>()
-        && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())
-    {
-        return Err(QueryError::OutOfRange);
-    }
-    Ok(())
-}
-
-/// `det m`: closed forms up to 3D, Gaussian elimination with partial pivoting above (only
-/// its sign matters here, on a matrix already checked orthonormal).
-fn determinant<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> T {
-    let e = |r: usize, c: usize| m[(r, c)];
-    match D {
-        1 => e(0, 0),
-        2 => e(0, 0) * e(1, 1) - e(0, 1) * e(1, 0),
-        3 => {
-            e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
-                - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
-                + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
-        }
-        _ => {
-            let mut a = *m;
-            let mut det = T::one();
-            for k in 0..D {
-                let p = (k..D)
-                    .max_by(|&i, &j| {
-                        a[(i, k)]
-                            .abs()
-                            .partial_cmp(&a[(j, k)].abs())
-                            .unwrap_or(core::cmp::Ordering::Equal)
-                    })
-                    .unwrap_or(k);
-                if a[(p, k)] == T::zero() {
-                    return T::zero();
-                }
-                if p != k {
-                    a.swap_rows(p, k);
-                    det = -det;
-                }
-                det *= a[(k, k)];
-                for i in k + 1..D {
-                    let f = a[(i, k)] / a[(k, k)];
-                    for j in k..D {
-                        let x = a[(k, j)];
-                        a[(i, j)] -= f * x;
-                    }
-                }
-            }
-            det
-        }
-    }
-}
-
-/// B's pose in A's frame, after checking both.
-pub(crate) fn relative<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose_a: &Isometry<T, R, D>,
-    pose_b: &Isometry<T, R, D>,
-) -> Result<Isometry<T, R, D>, QueryError> {
-    check_pose(pose_a)?;
-    check_pose(pose_b)?;
-    Ok(pose_a.inv_mul(pose_b))
-}
-
 /// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started from
-/// `cache` and storing the final simplex back into it when one is given.
+/// `cache` and storing the final simplex back into it when one is given; returns A's
+/// frame with the answer.
 fn posed<T, R, const D: usize, A, B, O>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -192,28 +74,28 @@ fn posed<T, R, const D: usize, A, B, O>(
     b: &B,
     cache: Option<&mut Cache<T, D>>,
     run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
-) -> Result<O, QueryError>
+) -> Result<(Frame<T, D>, O), QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    let rel = relative(pose_a, pose_b)?;
+    let (frame_a, rel) = relative(pose_a, pose_b)?;
     let placed = Placed::new(b, &rel);
     let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
     let out = run(a, &placed, &mut simplex)?;
     if let Some(c) = cache {
         c.store(&simplex);
     }
-    Ok(out)
+    Ok((frame_a, out))
 }
 
 /// The rounding of composing the two poses into B's pose in A's frame: the bounds of a
 /// result computed there are widened by it (`gjk_touching` of the translations).
-pub(crate) fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(crate) fn pose_band<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
     tol: &Tolerances<T>,
@@ -223,19 +105,19 @@ pub(crate) fn pose_band<T: Real, R: AbstractRotation<T, D>, const D: usize>(
 
 /// Maps a distance computed in A's frame to the world frame, its bounds widened by the
 /// poses' rounding `band`.
-pub(crate) fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose_a: &Isometry<T, R, D>,
+fn to_world<T: Real, const D: usize>(
+    frame_a: &Frame<T, D>,
     d: Distance<T, D>,
     band: T,
 ) -> Distance<T, D> {
     Distance {
         lower_bound: (d.lower_bound - band).max(T::zero()),
         upper_bound: d.upper_bound + band,
-        point_a: pose_a.transform_point(&d.point_a),
-        point_b: pose_a.transform_point(&d.point_b),
+        point_a: frame_a.transform_point(&d.point_a),
+        point_b: frame_a.transform_point(&d.point_b),
         normal: d
             .normal
-            .map(|n| nalgebra::Unit::new_unchecked(pose_a.rotation.transform_vector(&n))),
+            .map(|n| nalgebra::Unit::new_unchecked(frame_a.transform_vector(&n))),
         ..d
     }
 }
@@ -278,7 +160,7 @@ pub fn distance<T, R, const D: usize, A, B>(
 ) -> Result<Distance<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
@@ -286,10 +168,10 @@ where
     if let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol) {
         return Ok(d);
     }
-    let d = posed(pose_a, a, pose_b, b, None, |a, b, s| {
+    let (frame_a, d) = posed(pose_a, a, pose_b, b, None, |a, b, s| {
         gjk::distance_unchecked(a, b, tol, s)
     })?;
-    Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
+    Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
 }
 
 /// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
@@ -307,15 +189,15 @@ pub fn distance_with_cache<T, R, const D: usize, A, B>(
 ) -> Result<Distance<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let d = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
+    let (frame_a, d) = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
         gjk::distance_unchecked(a, b, tol, s)
     })?;
-    Ok(to_world(pose_a, d, pose_band(pose_a, pose_b, tol)))
+    Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
 }
 
 /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
@@ -341,7 +223,7 @@ pub fn intersects<T, R, const D: usize, A, B>(
 ) -> Result<bool, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
@@ -349,7 +231,7 @@ where
     if let Some(hit) = crate::pair::intersects(pose_a, a, pose_b, b, tol) {
         return Ok(hit);
     }
-    let hit = posed(pose_a, a, pose_b, b, None, |a, b, s| {
+    let (_, hit) = posed(pose_a, a, pose_b, b, None, |a, b, s| {
         gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
@@ -370,12 +252,12 @@ pub fn intersects_with_cache<T, R, const D: usize, A, B>(
 ) -> Result<bool, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let hit = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
+    let (_, hit) = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
         gjk::intersects_unchecked(a, b, tol, s)
     })?;
     Ok(hit.intersects)
@@ -434,12 +316,12 @@ pub fn contact<T, R, const D: usize, A, B>(
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_with_workspace(pose_a, a, pose_b, b, tol, &mut Workspace::new())
+    contact_in(pose_a, a, pose_b, b, tol, None)
 }
 
 /// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
@@ -457,7 +339,27 @@ pub fn contact_with_workspace<T, R, const D: usize, A, B>(
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    contact_in(pose_a, a, pose_b, b, tol, Some(workspace))
+}
+
+/// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when `None`
+/// (only if EPA runs: a separated pair needs none).
+fn contact_in<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    workspace: Option<&mut Workspace<T, D>>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
@@ -467,15 +369,15 @@ where
     }
     tol.validate()?;
     crate::input::check_pair(a, b)?;
-    let rel = relative(pose_a, pose_b)?;
+    let (frame_a, rel) = relative(pose_a, pose_b)?;
     let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
     let band = pose_band(pose_a, pose_b, tol);
     Ok(Contact {
         lower_bound: c.lower_bound - band,
         upper_bound: c.upper_bound + band,
-        point_a: pose_a.transform_point(&c.point_a),
-        point_b: pose_a.transform_point(&c.point_b),
-        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&c.normal)),
+        point_a: frame_a.transform_point(&c.point_a),
+        point_b: frame_a.transform_point(&c.point_b),
+        normal: Unit::new_unchecked(frame_a.transform_vector(&c.normal)),
         ..c
     })
 }
@@ -485,7 +387,7 @@ fn contact_local<T, const D: usize, A, B>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,
-    workspace: &mut Workspace<T, D>,
+    workspace: Option<&mut Workspace<T, D>>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -517,7 +419,11 @@ where
     // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
     // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
     // the separation above as well; both widened by the rounding band.
-    let p = epa::penetration_unchecked(a, placed, &simplex, tol, workspace)?;
+    let epa = |ws: &mut Workspace<T, D>| epa::penetration_unchecked(a, placed, &simplex, tol, ws);
+    let p = match workspace {
+        Some(ws) => epa(ws),
+        None => crate::scratch::with(epa),
+    }?;
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -569,20 +475,14 @@ pub fn manifold<T, R, const D: usize, A, B>(
 ) -> Result<Manifold<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
 {
-    manifold_with_workspace(
-        pose_a,
-        a,
-        pose_b,
-        b,
-        prediction,
-        tol,
-        &mut ManifoldWorkspace::new(),
-    )
+    crate::scratch::with(|ws: &mut ManifoldWorkspace<T, D>| {
+        manifold_with_workspace(pose_a, a, pose_b, b, prediction, tol, ws)
+    })
 }
 
 /// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
@@ -601,7 +501,7 @@ pub fn manifold_with_workspace<T, R, const D: usize, A, B>(
 ) -> Result<Manifold<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
@@ -613,7 +513,7 @@ where
         });
     }
     crate::input::check_pair(a, b)?;
-    let rel = relative(pose_a, pose_b)?;
+    let (frame_a, rel) = relative(pose_a, pose_b)?;
     let mut m = Manifold::empty(crate::epa::any_axis());
     let boxes = match (a.half_extents(), b.half_extents()) {
         (Some(ha), Some(hb)) => {
@@ -622,7 +522,7 @@ where
         _ => None,
     };
     if boxes.is_none() {
-        let c = contact_local(a, &Placed::new(b, &rel), tol, &mut workspace.epa)?;
+        let c = contact_local(a, &Placed::new(b, &rel), tol, Some(&mut workspace.epa))?;
         let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
         let local = LocalContact {
             separation: c.separation,
@@ -641,8 +541,8 @@ where
         }
     }
     m.map(
-        |p| pose_a.transform_point(p),
-        |n| pose_a.rotation.transform_vector(n),
+        |p| frame_a.transform_point(p),
+        |n| frame_a.transform_vector(n),
     );
     Ok(m)
 }
@@ -653,12 +553,12 @@ where
 /// overlap whose deepest point overhangs the reference face), or an edge–edge axis without
 /// closest points inside both edges.
 #[allow(clippy::too_many_arguments)]
-fn box_manifold<T, R, const D: usize, A, B>(
+fn box_manifold<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     ha: &SVector<T, D>,
     hb: &SVector<T, D>,
-    rel: &Isometry<T, R, D>,
+    rel: &Frame<T, D>,
     prediction: T,
     tol: &Tolerances<T>,
     workspace: &mut ManifoldWorkspace<T, D>,
@@ -666,13 +566,11 @@ fn box_manifold<T, R, const D: usize, A, B>(
 ) -> Option<()>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
 {
-    let rot = rotation_matrix(rel);
-    let t = rel.translation.vector;
+    let (rot, t) = (rel.rot, rel.t);
     let extent = t.amax() + ha.amax() + hb.amax();
     let slack = slack(T::zero())(extent);
     let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;

@@ -17,7 +17,7 @@ use crate::{
     real::{norm, normalize},
     shape::SupportMap,
 };
-use nalgebra::{AbstractRotation, Const, Isometry, SMatrix, SVector, Unit};
+use nalgebra::{Const, SMatrix, SVector, Unit};
 
 /// The first time at which shape `b`, moving with `motion_b`, comes within
 /// `options.target_distance` of shape `a`, moving with `motion_a`, in
@@ -65,7 +65,7 @@ pub fn cast_shapes<T, R, const D: usize, A, B>(
 ) -> Result<ShapeCast<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: crate::PoseRotation<T, D>,
     Const<D>: CastDim<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
@@ -73,16 +73,14 @@ where
     tol.validate()?;
     options.validate()?;
     let (pose_a, pose_b) = (&motion_a.pose, &motion_b.pose);
-    super::check_pose(pose_a)?;
-    super::check_pose(pose_b)?;
+    let (frame_a, rel) = crate::pose::relative(pose_a, pose_b)?;
     super::check_vector(&motion_a.velocity, "velocity")?;
     super::check_vector(&motion_b.velocity, "velocity")?;
-    let rel = pose_a.inv_mul(pose_b);
-    let placed = place(b, &super::rotation_of(&rel), &rel.translation.vector)?;
-    let u = pose_a.inverse_transform_vector(&(motion_b.velocity - motion_a.velocity));
+    let placed = place(b, &rel.rot, &rel.t)?;
+    let u = frame_a.inverse_transform_vector(&(motion_b.velocity - motion_a.velocity));
     let mut cast = cast_local(a, &placed, &u, options, tol)?;
     if let Some(h) = cast.hit.as_mut() {
-        to_world(h, pose_a, &motion_a.velocity);
+        to_world(h, &frame_a, &motion_a.velocity);
     }
     Ok(cast)
 }
@@ -138,17 +136,17 @@ impl<B: SupportMap<T, D> + ?Sized, T: Real, const D: usize> SupportMap<T, D>
 
 /// A hit in A's frame at `toi` mapped to the world: A then sits at `pose_a` moved by
 /// `toi · velocity_a`.
-pub(super) fn to_world<T: Real, R: AbstractRotation<T, D>, const D: usize>(
+pub(super) fn to_world<T: Real, const D: usize>(
     h: &mut ShapeHit<T, D>,
-    pose_a: &Isometry<T, R, D>,
+    frame_a: &crate::pose::Frame<T, D>,
     velocity_a: &SVector<T, D>,
 ) {
     let shift = velocity_a * h.toi;
-    h.point_a = pose_a.transform_point(&h.point_a) + shift;
-    h.point_b = pose_a.transform_point(&h.point_b) + shift;
+    h.point_a = frame_a.transform_point(&h.point_a) + shift;
+    h.point_b = frame_a.transform_point(&h.point_b) + shift;
     h.normal = h
         .normal
-        .map(|n| Unit::new_unchecked(pose_a.rotation.transform_vector(&n)));
+        .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n)));
 }
 
 /// The linear cast in A's frame: `b` placed at time 0 moves by `t·u`.

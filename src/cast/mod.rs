@@ -28,7 +28,7 @@ pub use ray::cast_ray;
 pub use toi::{motion_is_free, time_of_impact};
 
 use crate::{QueryError, Real, query::Contact, shape::SupportMap};
-use nalgebra::{AbstractRotation, Isometry, Point, SMatrix, SVector, Unit};
+use nalgebra::{Isometry, Point, SVector, Unit};
 
 /// A ray `origin + t · dir`, `t ≥ 0`, in the world frame. `dir` need not be unit: times
 /// are in units of `dir` (with `|dir| = 1`, distances).
@@ -313,31 +313,4 @@ fn check_vector<T: Real, const D: usize>(
     } else {
         Err(QueryError::InvalidCast { what })
     }
-}
-
-/// Whether a pose is finite and rigid (the check of the other queries: `R·(1, …, 1)` keeps
-/// its length `√D` within 1e-3 relative, and every component is finite).
-fn check_pose<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose: &Isometry<T, R, D>,
-) -> Result<(), QueryError> {
-    let probe = pose.rotation.transform_vector(&SVector::repeat(T::one()));
-    if !crate::real::all_finite(&pose.translation.vector) || !crate::real::all_finite(&probe) {
-        return Err(QueryError::NonFinitePose);
-    }
-    let dim = crate::real::lit::<T>(D as f64);
-    if (probe.norm_squared() - dim).abs() > dim * crate::real::lit::<T>(2e-3) {
-        return Err(QueryError::NonRigidPose);
-    }
-    Ok(())
-}
-
-/// The matrix of a pose's rotation: its columns are the rotated axes.
-fn rotation_of<T: Real, R: AbstractRotation<T, D>, const D: usize>(
-    pose: &Isometry<T, R, D>,
-) -> SMatrix<T, D, D> {
-    SMatrix::<T, D, D>::from_fn(|i, j| {
-        let mut e = SVector::<T, D>::zeros();
-        e[j] = T::one();
-        pose.rotation.transform_vector(&e)[i]
-    })
 }

@@ -176,7 +176,7 @@ where
         angular: <Const<D> as RotationDim<T, D>>::Angular,
     ) -> Self {
         Self {
-            rotation: super::rotation_of(pose),
+            rotation: crate::pose::axes_matrix(pose),
             center: pose.transform_point(&local_center),
             local_center,
             linear,
@@ -191,7 +191,10 @@ where
         start: &Isometry<T, R, D>,
         end: &Isometry<T, R, D>,
     ) -> Self {
-        let (r0, r1) = (super::rotation_of(start), super::rotation_of(end));
+        let (r0, r1) = (
+            crate::pose::axes_matrix(start),
+            crate::pose::axes_matrix(end),
+        );
         let angular = <Const<D> as RotationDim<T, D>>::log(&(r1 * r0.transpose()));
         Self {
             rotation: r0,

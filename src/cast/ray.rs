@@ -13,7 +13,7 @@ use crate::{
     real::normalize,
     shape::{PointShape, Primitive, SupportMap},
 };
-use nalgebra::{AbstractRotation, Const, Isometry, Point, SVector, Unit};
+use nalgebra::{Const, Isometry, Point, SVector, Unit};
 
 /// The first point where `ray` meets shape `shape` at `pose`, within `t ∈ [0, max_toi]`
 /// (times in units of `ray.dir`), with the outward normal there, in the world frame.
@@ -55,12 +55,12 @@ pub fn cast_ray<T, R, const D: usize, S>(
 ) -> Result<RayCast<T, D>, QueryError>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: crate::PoseRotation<T, D>,
     Const<D>: Dim,
     S: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
-    super::check_pose(pose)?;
+    crate::pose::Frame::of(pose)?;
     super::check_vector(&ray.origin.coords, "ray origin")?;
     super::check_vector(&ray.dir, "ray direction")?;
     if !(max_toi >= T::zero()) {

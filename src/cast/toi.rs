@@ -222,7 +222,11 @@ where
             cast_local(self.a, &placed, &u, options, tol)?
         };
         if let Some(h) = cast.hit.as_mut() {
-            super::linear::to_world(h, &pa, &va);
+            let frame_a = crate::pose::Frame {
+                rot: *pa.rotation.matrix(),
+                t: pa.translation.vector,
+            };
+            super::linear::to_world(h, &frame_a, &va);
         }
         Ok(cast)
     }

@@ -415,10 +415,10 @@ impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
 /// is projected along `n` onto the reference surface. Such a pair can never be deeper
 /// than the penetration depth, and the manifold normal is `n` itself. Written into `m`;
 /// `None` when the witnesses are needed but unknown.
-pub(crate) fn build<T, R, const D: usize, A, B>(
+pub(crate) fn build<T, const D: usize, A, B>(
     a: &A,
     b: &B,
-    rel: &nalgebra::Isometry<T, R, D>,
+    rel: &crate::pose::Frame<T, D>,
     c: &LocalContact<T, D>,
     prediction: T,
     ws: &mut ManifoldWorkspace<T, D>,
@@ -426,7 +426,6 @@ pub(crate) fn build<T, R, const D: usize, A, B>(
 ) -> Option<()>
 where
     T: Real,
-    R: nalgebra::AbstractRotation<T, D>,
     Const<D>: ContactDim<T, D>,
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,

@@ -339,7 +339,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
     /// (`margin = r_a + r_b`), witness points pushed out by the radii. The bounds are the
     /// run's widened by its rounding band: proven for the exact shapes, not only for the
     /// computed support points.
-    pub(crate) fn rounded(mut self, radius_a: T, margin: T) -> Distance<T, D> {
+    pub(super) fn rounded(mut self, radius_a: T, margin: T) -> Distance<T, D> {
         // Rounding can put the plane bound an ulp above ‖v‖; the true value lies between.
         self.lower = self.lower.min(self.upper);
         let overlap = matches!(

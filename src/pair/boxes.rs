@@ -29,6 +29,8 @@ pub(crate) struct Boxes<T: Real, const D: usize> {
     /// its columns; for a matrix a few ulps off one (a pose's rounding) they keep the
     /// placed box's faces exact.
     cof: SMatrix<T, D, D>,
+    /// `‖ν_j‖`.
+    len: SVector<T, D>,
     det: T,
     t: SVector<T, D>,
     band: T,
@@ -82,6 +84,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             }
         }
         let det = cof.column(0).dot(&rot.column(0));
+        let len = SVector::<T, D>::from_fn(|j, _| norm(&cof.column(j).into_owned()));
         // Every sum of the tests is within |t|∞ + Σa + Σb (the half-extents are ≥ 0).
         let coords = t.amax() + a.sum() + b.sum();
         Self {
@@ -89,6 +92,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             b,
             abs: rot.abs(),
             cof,
+            len,
             det,
             rot,
             t,
@@ -110,68 +114,50 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// `ε·(Σa + Σb)`, inside the band.
     fn sat(&self, stop: T) -> Axis<T, D> {
         let (a, b, t) = (&self.a, &self.b, &self.t);
-        let mut best: Option<Axis<T, D>> = None;
-        let offer = |best: &mut Option<Axis<T, D>>, ax: Axis<T, D>| {
-            if best.is_none_or(|x| ax.sep > x.sep) {
-                *best = Some(ax);
-            }
-        };
+        let (mut best, mut kind) = (-T::max_value().unwrap_or(T::one()), Kind::First(0));
         for i in 0..D {
             let mut reach = a[i];
             for k in 0..D {
                 reach += b[k] * self.abs[(i, k)];
             }
             let s = t[i].abs() - reach;
-            let mut n = SVector::zeros();
-            n[i] = sign(t[i]);
-            let ax = Axis {
-                sep: s,
-                kind: Kind::First(i),
-                n,
-            };
-            if s > stop {
-                return ax;
+            if s > best {
+                (best, kind) = (s, Kind::First(i));
+                if s > stop {
+                    return self.axis(kind, s);
+                }
             }
-            offer(&mut best, ax);
         }
         let db = self.det.abs();
         for j in 0..D {
             // ν_j·R_k = 0 for k ≠ j: the reach of the second box is b_j |det R|.
             let c = self.cof.column(j);
-            let ct = c.dot(t);
             let mut reach = b[j] * db;
             for k in 0..D {
                 reach += a[k] * c[k].abs();
             }
-            let len = norm(&c.into_owned());
-            let s = (ct.abs() - reach) / len;
-            let ax = Axis {
-                sep: s,
-                kind: Kind::Second(j),
-                n: c * (sign(ct) / len),
-            };
-            if s > stop {
-                return ax;
+            let s = (c.dot(t).abs() - reach) / self.len[j];
+            if s > best {
+                (best, kind) = (s, Kind::Second(j));
+                if s > stop {
+                    return self.axis(kind, s);
+                }
             }
-            offer(&mut best, ax);
         }
-        let faces = best.expect("D ≥ 1 face axes");
         if D != 3 {
-            return faces;
+            return self.axis(kind, best);
         }
-        let eps = T::default_epsilon();
-        let mut edges: Option<Axis<T, D>> = None;
+        let eps2 = T::default_epsilon() * T::default_epsilon();
+        let faces = best;
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
                 // e_i × R_j = (…, −R_{i2 j}, R_{i1 j}) at (i1, i2), 0 at i: exact.
                 let (l1, l2) = (-self.rot[(i2, j)], self.rot[(i1, j)]);
                 let ll = l1 * l1 + l2 * l2;
-                if !(ll > eps * eps) {
+                if !(ll > eps2) {
                     continue;
                 }
-                let len = ll.sqrt();
-                let lt = l1 * t[i1] + l2 * t[i2];
                 let mut reach = a[i1] * l1.abs() + a[i2] * l2.abs();
                 for k in 0..3 {
                     // (e_i × R_j)·R_j = 0 exactly (the same two products cancel).
@@ -180,28 +166,38 @@ impl<T: Real, const D: usize> Boxes<T, D> {
                         reach += b[k] * lr.abs();
                     }
                 }
-                let s = (lt.abs() - reach) / len;
-                if s > stop || edges.is_none_or(|x| s > x.sep) {
-                    let mut n = SVector::zeros();
-                    let f = sign(lt) / len;
-                    n[i1] = l1 * f;
-                    n[i2] = l2 * f;
-                    let ax = Axis {
-                        sep: s,
-                        kind: Kind::Edge(i, j),
-                        n,
-                    };
+                let s = ((l1 * t[i1] + l2 * t[i2]).abs() - reach) / ll.sqrt();
+                // Edges beat faces by more than the band only (faces give whole faces).
+                if s > best && s > faces + self.band {
+                    (best, kind) = (s, Kind::Edge(i, j));
                     if s > stop {
-                        return ax;
+                        return self.axis(kind, s);
                     }
-                    edges = Some(ax);
                 }
             }
         }
-        match edges {
-            Some(e) if e.sep > faces.sep + self.band => e,
-            _ => faces,
+        self.axis(kind, best)
+    }
+
+    /// The axis of `kind`, unit, oriented from the first box to the second.
+    fn axis(&self, kind: Kind, sep: T) -> Axis<T, D> {
+        let t = &self.t;
+        let mut n = SVector::<T, D>::zeros();
+        match kind {
+            Kind::First(i) => n[i] = sign(t[i]),
+            Kind::Second(j) => {
+                let c = self.cof.column(j);
+                n = c * (sign(c.dot(t)) / self.len[j]);
+            }
+            Kind::Edge(i, j) => {
+                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                let (l1, l2) = (-self.rot[(i2, j)], self.rot[(i1, j)]);
+                let f = sign(l1 * t[i1] + l2 * t[i2]) / (l1 * l1 + l2 * l2).sqrt();
+                n[i1] = l1 * f;
+                n[i2] = l2 * f;
+            }
         }
+        Axis { sep, kind, n }
     }
 
     /// The answer the caller wants, on the two boxes (`margin`: the radii around them).
@@ -265,7 +261,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// a few bands (the tilt of a feature taken as flat, the rounding of the clip).
     fn along(&self, w: &Pair<T, D>, ax: &Axis<T, D>) -> bool {
         let off = (w.q - w.p) - ax.n * ax.sep;
-        norm(&off) <= self.band * crate::real::lit(4.0)
+        let lim = self.band * crate::real::lit(4.0);
+        off.norm_squared() <= lim * lim
     }
 
     /// The pair certified by its own separating plane: `‖q − p‖` is an upper bound of the
@@ -497,6 +494,29 @@ fn clip_face<T: Real, const D: usize>(
         } else {
             base += rot.column(k) * (sign(m) * hb[k]);
         }
+    }
+    if nfree == 0 {
+        // A vertex (the usual case): inside the face's rectangle, or no witness.
+        let q = Point::from(base);
+        let mut p = q;
+        let mut free_a = 0u8;
+        for k in 0..D {
+            if k == i {
+                p[k] = sigma * ha[k];
+            } else if q[k].abs() < ha[k] {
+                free_a |= 1 << k;
+            } else if q[k].abs() <= ha[k] + thr {
+                p[k] = q[k].max(-ha[k]).min(ha[k]);
+            } else {
+                return None;
+            }
+        }
+        return Some(Pair {
+            p,
+            q,
+            free_a,
+            free_b: 0,
+        });
     }
     let mut poly = [Point::<T, D>::origin(); 8];
     let mut len = 1usize;

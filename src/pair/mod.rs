@@ -25,12 +25,12 @@ mod round;
 
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
-    gjk::Outcome,
+    pose::{Frame, PoseRotation},
     query::{self, Contact},
     shape::{Primitive, SupportMap},
     tolerance::Rounding,
 };
-use nalgebra::{AbstractRotation, Isometry, Point, SMatrix, SVector, Unit};
+use nalgebra::{Isometry, Point, SMatrix, SVector, Unit};
 
 /// What the caller needs from a solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +127,28 @@ pub(crate) fn orthogonal<T: Real, const D: usize>(
     (len > T::zero() && len.is_finite() && n.dot(d) > T::zero()).then(|| n / len)
 }
 
+/// A primitive's radius (0 for a box).
+fn radius<T: Real, const D: usize>(p: &Primitive<T, D>) -> T {
+    match *p {
+        Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => radius,
+        Primitive::Cuboid { .. } => T::zero(),
+    }
+}
+
+/// Whether a primitive's parameters are finite, and its radius and half-extents
+/// non-negative (what its shape's `validate` checks; an invalid one takes the general
+/// path, which reports the error).
+fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
+    let ok = |x: T| x >= T::zero() && x.is_finite();
+    match p {
+        Primitive::Ball { radius } => ok(*radius),
+        Primitive::Cuboid { half_extents } => half_extents.iter().all(|h| ok(*h)),
+        Primitive::Capsule { a, b, radius } => {
+            ok(*radius) && crate::real::all_finite(&a.coords) && crate::real::all_finite(&b.coords)
+        }
+    }
+}
+
 /// Whether coordinates of magnitude `m` keep the closed forms' squares in range: `m²`
 /// finite (else the general path reports [`crate::QueryError::OutOfRange`]) and `(ε·m)²`
 /// a normal number, so that a gap beyond the rounding band does not square to zero
@@ -148,6 +170,8 @@ struct Setup<'a, T: Real, const D: usize> {
     pb: Primitive<T, D>,
     rot: SMatrix<T, D, D>,
     t: SVector<T, D>,
+    /// A's frame (results map back by it).
+    frame_a: Frame<T, D>,
     tol: &'a Tolerances<T>,
     /// The rounding of composing the poses (widens the world-frame bounds).
     pose_band: T,
@@ -176,7 +200,7 @@ impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
         tol: &'a Tolerances<T>,
     ) -> Option<Self>
     where
-        R: AbstractRotation<T, D>,
+        R: PoseRotation<T, D>,
         A: SupportMap<T, D> + ?Sized,
         B: SupportMap<T, D> + ?Sized,
     {
@@ -187,13 +211,16 @@ impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
         if !honours(tol) {
             return None;
         }
-        crate::input::check_pair(a, b).ok()?;
-        let rel = query::relative(pose_a, pose_b).ok()?;
+        if !(valid(&pa) && valid(&pb) && (radius(&pa) + radius(&pb)).is_finite()) {
+            return None;
+        }
+        let (frame_a, rel) = crate::pose::relative(pose_a, pose_b).ok()?;
         Some(Self {
             pa,
             pb,
-            rot: query::rotation_matrix(&rel),
-            t: rel.translation.vector,
+            rot: rel.rot,
+            t: rel.t,
+            frame_a,
             tol,
             pose_band: query::pose_band(pose_a, pose_b, tol),
         })
@@ -201,11 +228,7 @@ impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
 
     /// The radii of A and B.
     fn radii(&self) -> (T, T) {
-        let r = |p: &Primitive<T, D>| match *p {
-            Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => radius,
-            _ => T::zero(),
-        };
-        (r(&self.pa), r(&self.pb))
+        (radius(&self.pa), radius(&self.pb))
     }
 
     /// The solver's answer for the pair, in A's frame, if its coordinates are in range.
@@ -272,32 +295,55 @@ pub(crate) fn distance<T, R, const D: usize, A, B>(
 ) -> Option<Distance<T, D>>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
     let s = Setup::new(pose_a, a, pose_b, b, tol)?;
     let ans = s.solve(Want::Distance)?;
     let (ra, rb) = s.radii();
-    let apart = ans.sep > T::zero();
-    let v = ans.a - ans.b;
-    let out = Outcome {
-        v,
-        dir: -ans.normal,
-        a: ans.a,
-        b: ans.b,
-        upper: if apart { ans.upper } else { crate::norm(&v) },
-        lower: ans.lower.max(T::zero()),
-        iterations: 1,
-        termination: Termination::Converged,
-        band: ans.band,
-        coords: ans.coords,
+    let margin = ra + rb;
+    // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
+    // shapes is the cores' minus the radii; within the radii and the band, they touch.
+    let upper = if ans.sep > T::zero() {
+        ans.upper
+    } else {
+        crate::norm(&(ans.a - ans.b))
     };
-    Some(query::to_world(
-        pose_a,
-        out.rounded(ra, ra + rb),
-        s.pose_band,
-    ))
+    let band = ans.band;
+    let world = |p: Point<T, D>| s.frame_a.transform_point(&p);
+    let d = if upper > margin + band {
+        let n = ans.normal;
+        Distance {
+            distance: upper - margin,
+            point_a: world(ans.a + n * ra),
+            point_b: world(ans.b - n * rb),
+            normal: Some(Unit::new_unchecked(s.frame_a.transform_vector(&n))),
+            lower_bound: (ans.lower.min(upper) - margin - band - s.pose_band).max(T::zero()),
+            upper_bound: upper - margin + band + s.pose_band,
+            iterations: 1,
+            termination: Termination::Converged,
+        }
+    } else {
+        // A common point: on [a, b] at the fraction r_a / (r_a + r_b).
+        let p = if margin > T::zero() {
+            ans.a + (ans.b - ans.a) * (ra / margin)
+        } else {
+            ans.a
+        };
+        let q = if margin > T::zero() { p } else { ans.b };
+        Distance {
+            distance: T::zero(),
+            point_a: world(p),
+            point_b: world(q),
+            normal: None,
+            lower_bound: T::zero(),
+            upper_bound: (upper - margin).max(T::zero()) + band + s.pose_band,
+            iterations: 1,
+            termination: Termination::Converged,
+        }
+    };
+    Some(d)
 }
 
 /// [`crate::query::intersects`] by a fast path, `None` where the general path must run.
@@ -310,7 +356,7 @@ pub(crate) fn intersects<T, R, const D: usize, A, B>(
 ) -> Option<bool>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
@@ -331,7 +377,7 @@ pub(crate) fn contact<T, R, const D: usize, A, B>(
 ) -> Option<Contact<T, D>>
 where
     T: Real,
-    R: AbstractRotation<T, D>,
+    R: PoseRotation<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
@@ -343,9 +389,9 @@ where
     let band = ans.band + s.pose_band;
     Some(Contact {
         separation: ans.sep - margin,
-        normal: Unit::new_unchecked(pose_a.rotation.transform_vector(&n)),
-        point_a: pose_a.transform_point(&(ans.a + n * ra)),
-        point_b: pose_a.transform_point(&(ans.b - n * rb)),
+        normal: Unit::new_unchecked(s.frame_a.transform_vector(&n)),
+        point_a: s.frame_a.transform_point(&(ans.a + n * ra)),
+        point_b: s.frame_a.transform_point(&(ans.b - n * rb)),
         lower_bound: ans.lower.min(ans.sep) - margin - band,
         upper_bound: ans.upper.max(ans.sep) - margin + band,
         iterations: 1,

@@ -10,8 +10,8 @@ use convex_proximity::{
     shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
 };
 use nalgebra::{
-    AbstractRotation, Complex, Isometry, Point, Quaternion, Rotation, Rotation3, SMatrix, SVector,
-    Translation, UnitComplex, UnitQuaternion,
+    Complex, Isometry, Point, Quaternion, Rotation, Rotation3, SMatrix, SVector, Translation,
+    UnitComplex, UnitQuaternion,
 };
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -431,7 +431,7 @@ impl<const D: usize> Placed<D> {
 }
 
 /// A rotation type built from an f64 rotation matrix, accurate to f64 rounding, then cast.
-pub trait FromMatrix<T: Real, const D: usize>: AbstractRotation<T, D> {
+pub trait FromMatrix<T: Real, const D: usize>: convex_proximity::PoseRotation<T, D> {
     /// The rotation of `m` (orthonormal with determinant 1 up to rounding).
     fn from_matrix(m: &SMatrix<f64, D, D>) -> Self;
 }
