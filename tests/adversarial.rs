@@ -939,3 +939,41 @@ fn epa_stops_when_its_polytope_loses_convexity<T: Real>() {
     );
 }
 scalar_cases!(epa_stops_when_its_polytope_loses_convexity);
+
+// ------------------------------------------------------------ fuzzing: the 2D hull
+
+/// Andrew's monotone chain sorts by x, then y, and drops a chain point `a` within `τ` of
+/// the line through its neighbours `o → b`. On a nearly vertical edge the reversed (upper)
+/// chain meets two points of equal x from the top down, out of order along the edge's
+/// line: `a` was beyond `b` on it, not between, and dropping it left `a` 3e-4 outside the
+/// polygon (f32, finding F4; fuzzing found 3.7e-2 in f32 and 7.8e-3 in FixedI40F24). The
+/// chain now drops `b`, the point between, in that case.
+fn monotone_chain_drops_the_point_between<T: Real>() {
+    let eps = f(T::default_epsilon());
+    // p0 → p2 → p3 nearly vertical (x offset `dx`, below τ / 3e-4); p3 is 3e-4 above p2.
+    let dx = if eps < 1e-10 { 1e-11 } else { 1.4343e-3 };
+    let x = 0.6078431;
+    let pts = [
+        [x + dx, -0.9910277],
+        [0.3803922, 0.5922179],
+        [x, 0.6075380],
+        [x, 0.6078431],
+        [x + dx, -0.9910277],
+    ];
+    let cloud: Vec<Point2<T>> = pts.iter().map(|q| Point2::new(lit(q[0]), lit(q[1]))).collect();
+    let poly = Polytope::try_new(cloud.clone()).unwrap();
+    // τ = 16 (ε s + ε₆₄ s), s = box size + largest coordinate (about 2.6); fixed-point's ε
+    // is absolute.
+    let s = 2.6;
+    let tau = 16.0 * (if is_fixed::<T>() { eps } else { eps * s } + f64::EPSILON * s);
+    assert!(!poly.faces().is_empty());
+    for face in poly.faces() {
+        let n = back(&face.normal().into_inner());
+        let off = n.dot(&back(&cloud[face.vertex_indices()[0]].coords));
+        for q in &cloud {
+            let out = n.dot(&back(&q.coords)) - off;
+            assert!(out <= 2.0 * tau, "{q} {out:e} outside {face:?} (τ {tau:e})");
+        }
+    }
+}
+scalar_cases!(monotone_chain_drops_the_point_between);
