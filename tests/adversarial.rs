@@ -960,7 +960,10 @@ fn monotone_chain_drops_the_point_between<T: Real>() {
         [x, 0.6078431],
         [x + dx, -0.9910277],
     ];
-    let cloud: Vec<Point2<T>> = pts.iter().map(|q| Point2::new(lit(q[0]), lit(q[1]))).collect();
+    let cloud: Vec<Point2<T>> = pts
+        .iter()
+        .map(|q| Point2::new(lit(q[0]), lit(q[1])))
+        .collect();
     let poly = Polytope::try_new(cloud.clone()).unwrap();
     // τ = 16 (ε s + ε₆₄ s), s = box size + largest coordinate (about 2.6); fixed-point's ε
     // is absolute.
