@@ -678,6 +678,31 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
     assert!(c.is_ok() || c == Err(QueryError::OutOfRange), "{c:?}");
     let small = Cuboid::new(Vector2::new(lit::<F>(100.0), lit(0.0)));
     assert!(query::contact(&pa2, &small, &pa2, &ball, &tol()).is_ok());
+    // The range check reads every level: a 1e6 cone inside two 1e-3 scales (fuzzing: its
+    // `‖(r, 2h)‖` overflowed), and a negative matrix (signed row sums read −300·I as 0).
+    let tiny = Matrix3::identity() * lit::<F>(1e-3);
+    let hidden = Transformed::new(
+        Transformed::new(
+            convex_proximity::shape::Cone::new(lit::<F>(1e6), lit(1e6)),
+            tiny,
+            Vector3::zeros(),
+        ),
+        tiny,
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::distance(&id, &hidden, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
+    let negative = Transformed::new(
+        Ball::new(lit::<F>(1e3)),
+        Matrix3::identity() * lit::<F>(-300.0),
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::distance(&id, &negative, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
     // In range, far from the origin: fine.
     let pd = Isometry3::translation(lit::<F>(4e4), lit(0.0), lit(0.0));
     let pe = Isometry3::translation(lit::<F>(4e4 + 1.5), lit(0.0), lit(0.0));
