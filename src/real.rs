@@ -2,7 +2,7 @@
 //!
 //! Fixed-point scalars (simba's `FixedI40F24`, ...) have an absolute resolution of one ulp,
 //! never return from `sqrt` of a negative value, and square small values to zero. The
-//! helpers here keep those facts in one place (DESIGN.md, "Numerics").
+//! helpers here keep those facts in one place (docs/tolerances.md, "Fixed-point pitfalls handled in code").
 
 use nalgebra::{RealField, SVector, Unit};
 

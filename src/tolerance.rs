@@ -57,7 +57,7 @@ pub struct Tolerances<T> {
     /// Manifolds: B's face takes the reference role from A's only when its normal is better
     /// aligned with the contact normal by more than this (a difference of cosines), so
     /// nearly parallel faces keep their roles from frame to frame (Box2D's relative
-    /// tolerance, seed 004; docs/clipping.md §2). It changes which points are made, not how
+    /// tolerance; docs/clipping.md §2). It changes which points are made, not how
     /// exact they are. Default 1/256. Range `[0, 1)`.
     pub manifold_reference_bias: T,
     /// Manifolds: a face is a reference only if the cosine between its normal and the

@@ -1,4 +1,4 @@
-//! Contact manifolds by clipping (Box2D's reference/incident clipping, seed 004;
+//! Contact manifolds by clipping (Box2D's reference/incident clipping;
 //! docs/clipping.md).
 //!
 //! The contact normal comes from GJK/EPA ([`crate::query::contact`]). The face of each

@@ -423,7 +423,7 @@ enum Grown<T: Real, const D: usize> {
 /// Grows the simplex `pts[..D + 1]` (with volume) until it contains the origin. While a
 /// barycentric coordinate `λⱼ` is below minus its rounding, the origin lies beyond the facet
 /// opposite vertex `j`; vertex `j` is replaced by the support point along that facet's
-/// outward normal (GJK's step; van den Bergen, seed 001). A support that does not pass the
+/// outward normal (GJK's step; van den Bergen 1999). A support that does not pass the
 /// origin by more than the touching band means the origin is on the boundary of `A − B`.
 /// Needed when GJK stopped touching on an inner simplex whose candidates miss the origin.
 fn grow<T: Real, const D: usize, A, B>(

@@ -1,5 +1,5 @@
 //! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
-//! until that edge lies on the boundary (seed 002; docs/epa.md §2).
+//! until that edge lies on the boundary (docs/epa.md §2).
 
 use super::{ContactDim, Penetration, Seed, any_axis, seed, support};
 use crate::{

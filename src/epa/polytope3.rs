@@ -1,6 +1,6 @@
 //! 3D EPA: a polytope of triangles inside `A − B`, faces in a binary heap by distance,
 //! adjacency links, expansion by the silhouette (horizon) seen from each new support point
-//! (van den Bergen 2001; SOLID 3's `penDepth`, seed 000; docs/epa.md §3).
+//! (van den Bergen 2001; SOLID 3's `penDepth`; docs/epa.md §3).
 
 use super::{ContactDim, Penetration, Seed, any_axis, seed, support, touching};
 use crate::{

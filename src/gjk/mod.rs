@@ -1,6 +1,6 @@
 //! GJK on two support maps given in one common frame: distance and closest points, and
 //! the intersection test with its separating-axis early exit (van den Bergen 1999,
-//! seed 001; docs/gjk.md).
+//! docs/gjk.md).
 //!
 //! The shapes' cores are used and their radii added ([`SupportMap::radius`]), so rounded
 //! shapes converge as fast as their cores. For poses and world-frame results use

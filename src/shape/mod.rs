@@ -3,7 +3,7 @@
 //! A convex shape `S` is described by its support map `s(d) = argmax_{x ∈ S} d·x`
 //! (van den Bergen 1999 §2). Shapes with a round part (balls, capsules, [`Rounded`]) also
 //! expose their *core* and *radius*, `S = core ⊕ ball(radius)`, so GJK runs on the cores
-//! and adds the radii (DESIGN.md, "Algorithms").
+//! and adds the radii (docs/gjk.md §1).
 
 mod ball;
 mod capsule;

@@ -1,5 +1,5 @@
-//! Cone and cylinder: 3D shapes of revolution about the local y axis (seed 001, §"support
-//! functions": van den Bergen 1999 §2).
+//! Cone and cylinder: 3D shapes of revolution about the local y axis (support functions:
+//! van den Bergen 1999 §2).
 
 use super::{SupportMap, check_nonneg, f64_of};
 use crate::{Real, ShapeError, real::norm};
