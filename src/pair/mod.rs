@@ -232,47 +232,47 @@ where
     let ob = pose_b.translation.vector - o;
     let in_a = |p: &Point<T, D>| Point::from(pose_a.rotation.transform_vector(&p.coords));
     let in_b = |p: &Point<T, D>| Point::from(pose_b.rotation.transform_vector(&p.coords) + ob);
-    let ans = match (*pa, *pb) {
+    let ans = match (pa, pb) {
         (Primitive::Cuboid { half_extents: ha }, Primitive::Cuboid { half_extents: hb }) => {
             let rel = pose_a.inv_mul(pose_b);
             let (rot, t) = (rel.rotation.to_matrix(), rel.translation.vector);
-            boxes::Boxes::new(ha, hb, rot, t, tol)
+            boxes::Boxes::new(*ha, *hb, rot, t, tol)
                 .solve(want, margin)?
                 .posed(pose_a, false)
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
             let rel = pose_a.inv_mul(pose_b);
-            let (hs, q, m) = boxes::segment_box(&rel.transform_point(&a), &rel.transform_point(&b));
-            boxes::Boxes::new(h, hs, q, m, tol)
+            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, hs, q, m, tol)
                 .solve(want, margin)?
                 .posed(pose_a, false)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
             let rel = pose_b.inv_mul(pose_a);
-            let (hs, q, m) = boxes::segment_box(&rel.transform_point(&a), &rel.transform_point(&b));
-            boxes::Boxes::new(h, hs, q, m, tol)
+            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, hs, q, m, tol)
                 .solve(want, margin)?
                 .posed(pose_b, true)
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
             let c = pose_a.inverse_transform_point(&Point::from(pose_b.translation.vector));
-            round::point_box(&h, &c, tol, want)?.posed(pose_a, false)
+            round::point_box(h, &c, tol, want)?.posed(pose_a, false)
         }
         (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
             let c = pose_b.inverse_transform_point(&Point::from(o));
-            round::point_box(&h, &c, tol, want)?.posed(pose_b, true)
+            round::point_box(h, &c, tol, want)?.posed(pose_b, true)
         }
         (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
             round::point_point(&Point::from(ob), tol)?.shifted(&o)
         }
         (Primitive::Ball { .. }, Primitive::Capsule { a, b, .. }) => {
-            round::point_segment(&Point::origin(), &in_b(&a), &in_b(&b), tol, false)?.shifted(&o)
+            round::point_segment(&Point::origin(), &in_b(a), &in_b(b), tol, false)?.shifted(&o)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Ball { .. }) => {
-            round::point_segment(&Point::from(ob), &in_a(&a), &in_a(&b), tol, true)?.shifted(&o)
+            round::point_segment(&Point::from(ob), &in_a(a), &in_a(b), tol, true)?.shifted(&o)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Capsule { a: c, b: d, .. }) => {
-            round::segment_segment(&in_a(&a), &in_a(&b), &in_b(&c), &in_b(&d), tol)?.shifted(&o)
+            round::segment_segment(&in_a(a), &in_a(b), &in_b(c), &in_b(d), tol)?.shifted(&o)
         }
     };
     in_range(ans.coords).then_some(ans)
