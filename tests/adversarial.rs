@@ -12,8 +12,8 @@ use convex_proximity::{
     gjk::Cache,
     lit, query,
     shape::{
-        Ball, Capsule, Cuboid, MinkowskiSum, PointShape, Polytope, Rounded, Segment, SupportMap,
-        Transformed,
+        Ball, Capsule, Cuboid, Cylinder, Hull, MinkowskiSum, PointShape, Polytope, Rounded,
+        Segment, SupportMap, Transformed,
     },
 };
 use nalgebra::{
@@ -678,6 +678,31 @@ fn fixed_point_inputs_are_bounded_before_they_wrap() {
     assert!(c.is_ok() || c == Err(QueryError::OutOfRange), "{c:?}");
     let small = Cuboid::new(Vector2::new(lit::<F>(100.0), lit(0.0)));
     assert!(query::contact(&pa2, &small, &pa2, &ball, &tol()).is_ok());
+    // The range check reads every level: a 1e6 cone inside two 1e-3 scales (fuzzing: its
+    // `‖(r, 2h)‖` overflowed), and a negative matrix (signed row sums read −300·I as 0).
+    let tiny = Matrix3::identity() * lit::<F>(1e-3);
+    let hidden = Transformed::new(
+        Transformed::new(
+            convex_proximity::shape::Cone::new(lit::<F>(1e6), lit(1e6)),
+            tiny,
+            Vector3::zeros(),
+        ),
+        tiny,
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::distance(&id, &hidden, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
+    let negative = Transformed::new(
+        Ball::new(lit::<F>(1e3)),
+        Matrix3::identity() * lit::<F>(-300.0),
+        Vector3::zeros(),
+    );
+    assert_eq!(
+        query::distance(&id, &negative, &near, &cube, &tol()).map(|_| ()),
+        e
+    );
     // In range, far from the origin: fine.
     let pd = Isometry3::translation(lit::<F>(4e4), lit(0.0), lit(0.0));
     let pe = Isometry3::translation(lit::<F>(4e4 + 1.5), lit(0.0), lit(0.0));
@@ -785,3 +810,198 @@ macro_rules! scalar_cases {
 scalar_cases!(faceless_polytope_manifold_has_the_deepest_point);
 scalar_cases!(flat_polytope_manifold_has_its_corners);
 scalar_cases!(non_orthonormal_rotations_are_rejected);
+
+// ------------------------------------------------------------ fuzzing: EPA's polytope
+
+/// A pose from a column-major rotation and a translation, in `T`, and read back in f64.
+fn posed<T: Real>(m: [f64; 9], t: [f64; 3]) -> (Pose<T, 3>, Pose<f64, 3>) {
+    let mt = Matrix3::from_column_slice(&m).map(lit::<T>);
+    let tt = Vector3::from_column_slice(&t).map(lit::<T>);
+    let p = Isometry::from_parts(Translation::from(tt), Rotation::from_matrix_unchecked(mt));
+    let p64 = Isometry::from_parts(
+        Translation::from(back(&tt)),
+        Rotation::from_matrix_unchecked(mt.map(f::<T>)),
+    );
+    (p, p64)
+}
+
+/// The contact's witnesses on both surfaces (f64 oracle on the shapes as `T` holds them)
+/// and `separation · normal` apart, within `slack` plus the bounds' width; `truth` (the
+/// separation, if known in closed form) inside the bounds.
+#[allow(clippy::too_many_arguments)]
+fn check_witnesses<T: Real, A, B, A64, B64>(
+    what: &str,
+    (pa, a, pa64, a64): (&Pose<T, 3>, &A, &Pose<f64, 3>, &A64),
+    (pb, b, pb64, b64): (&Pose<T, 3>, &B, &Pose<f64, 3>, &B64),
+    truth: Option<f64>,
+    slack: f64,
+) where
+    A: SupportMap<T, 3>,
+    B: SupportMap<T, 3>,
+    A64: SupportMap<f64, 3>,
+    B64: SupportMap<f64, 3>,
+{
+    let c = query::contact(pa, a, pb, b, &tol()).unwrap();
+    let (qa, qb) = (pback(&c.point_a), pback(&c.point_b));
+    let width = f(c.upper_bound) - f(c.lower_bound);
+    // In the shapes' frames: an f32 rotation read back in f64 is not rigid to f64's
+    // tolerance (6e-8 off), so the oracle gets the point mapped back by Rᵀ instead.
+    let local = |p: &Pose<f64, 3>, x: &Point3<f64>| p.inverse_transform_point(x);
+    let (da, db) = (
+        signed_distance(&Pose::identity(), a64, &local(pa64, &qa)),
+        signed_distance(&Pose::identity(), b64, &local(pb64, &qb)),
+    );
+    let gap = ((qb - qa) - back(&c.normal.into_inner()) * f(c.separation)).amax();
+    let ctx = format!("{what}: da {da:e} db {db:e} gap {gap:e}, {c:?}");
+    if let Some(t) = truth {
+        assert!(
+            f(c.lower_bound) <= t + slack && t - slack <= f(c.upper_bound),
+            "truth {t} outside the bounds: {ctx}"
+        );
+    }
+    // FixedI40F24 (docs/testing.md, finding F1): the barycentric weights of a sliver face
+    // come from products rounded to an absolute ulp, 1e-2 off on a face reaching the far
+    // ball; only the bounds are checked.
+    if is_fixed::<T>() {
+        return;
+    }
+    assert!(
+        da.abs() <= slack + width && db.abs() <= slack + width,
+        "witness off the surfaces: {ctx}"
+    );
+    assert!(gap <= slack, "witnesses not separation·normal apart: {ctx}");
+}
+
+/// EPA's popped face distances never decrease in exact arithmetic. Near convergence on a
+/// curved `A − B` the faces are slivers whose normals, computed from nearby vertices, are
+/// noise; a horizon found with them left the polytope non-convex: faces 0.29 nearer the
+/// origin than an already proven lower bound (f64, a segment-like polytope against a
+/// cylinder, from the seeded sweep), or one seen from behind at distance −1.73 (f32, finding
+/// F3: the hull of a far ball and a ball around a concentric ball). EPA then either spun
+/// to its cap and returned a face of the broken polytope — a witness 0.24 inside B — or
+/// "converged" on the face seen from behind, mixing witnesses 1.0 apart. It now stops
+/// with `NoProgress` on the best face when a popped distance drops below the best one by
+/// more than the rounding and the bounds' gap.
+fn epa_stops_when_its_polytope_loses_convexity<T: Real>() {
+    let slack = 4.0 * accuracy::<T>(3.0);
+    let r = |x: f64| lit::<T>(x);
+    let r64 = |x: f64| f(lit::<T>(x));
+    // F3 (f32): concentric balls of radius 0.05, A's hulled with a far ball.
+    for (far, scale, at) in [(0.0595, 1.0, 0.0), (0.23213092240787364, 0.2, -2.0)] {
+        let (pa, pa64) = posed::<T>([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], [at; 3]);
+        fn hull<U: Real>(far: f64, scale: f64, r: impl Fn(f64) -> U) -> impl SupportMap<U, 3> {
+            Hull::new(
+                Transformed::new(
+                    Ball::new(r(far)),
+                    Matrix3::identity() * r(scale),
+                    Vector3::repeat(r(-1.0)),
+                ),
+                Ball::new(r(0.05)),
+            )
+        }
+        let (a, a64) = (hull(far, scale, r), hull(far, scale, r64));
+        let (b, b64) = (Ball::new(r(0.05)), Ball::new(r64(0.05)));
+        check_witnesses(
+            "hull of two balls",
+            (&pa, &a, &pa64, &a64),
+            (&pa, &b, &pa64, &b64),
+            Some(-0.1),
+            slack,
+        );
+    }
+    // The seeded sweep (f64): three collinear points against a cylinder.
+    let (pa, pa64) = posed::<T>(
+        [
+            0.11635127521701522,
+            -0.29959089801904276,
+            0.9469465003787267,
+            0.857586262773521,
+            0.5112415337591092,
+            0.05637283088313955,
+            -0.5010071682695965,
+            0.8055292595454104,
+            0.316408642989889,
+        ],
+        [-0.5058365758754864, -0.3512932021057451, 0.5977569237811857],
+    );
+    let (pb, pb64) = posed::<T>(
+        [
+            -0.9132563015305408,
+            0.13932111914915593,
+            0.38282182993369734,
+            -0.3673639732581821,
+            0.12453427818947217,
+            -0.9217021887289781,
+            -0.17608702072191362,
+            -0.9823852804856421,
+            -0.06255015442368232,
+        ],
+        [0.05856412603952066, 0.9103837644007018, 0.11795223926146337],
+    );
+    let pts = [
+        [-0.9692072938124666, -0.29076218814374, -0.29076218814374],
+        [0.9146410315098803, 0.27439230945296406, 0.27439230945296406],
+        [0.8592507820248723, 0.25777523460746166, 0.25777523460746166],
+    ];
+    fn poly<U: Real>(pts: &[[f64; 3]], r: impl Fn(f64) -> U) -> Polytope<U, 3> {
+        Polytope::try_new(
+            pts.iter()
+                .map(|p| Point3::new(r(p[0]), r(p[1]), r(p[2])))
+                .collect(),
+        )
+        .unwrap()
+    }
+    fn cyl<U: Real>(r: impl Fn(f64) -> U) -> Cylinder<U> {
+        Cylinder::new(r(1.5429022659647516), r(1.8221538109407187))
+    }
+    let (a, a64, b, b64) = (poly(&pts, r), poly(&pts, r64), cyl(r), cyl(r64));
+    check_witnesses(
+        "segment-like polytope against a cylinder",
+        (&pa, &a, &pa64, &a64),
+        (&pb, &b, &pb64, &b64),
+        None,
+        slack,
+    );
+}
+scalar_cases!(epa_stops_when_its_polytope_loses_convexity);
+
+// ------------------------------------------------------------ fuzzing: the 2D hull
+
+/// Andrew's monotone chain sorts by x, then y, and drops a chain point `a` within `τ` of
+/// the line through its neighbours `o → b`. On a nearly vertical edge the reversed (upper)
+/// chain meets two points of equal x from the top down, out of order along the edge's
+/// line: `a` was beyond `b` on it, not between, and dropping it left `a` 3e-4 outside the
+/// polygon (f32, finding F4; fuzzing found 3.7e-2 in f32 and 7.8e-3 in FixedI40F24). The
+/// chain now drops `b`, the point between, in that case.
+fn monotone_chain_drops_the_point_between<T: Real>() {
+    let eps = f(T::default_epsilon());
+    // p0 → p2 → p3 nearly vertical (x offset `dx`, below τ / 3e-4); p3 is 3e-4 above p2.
+    let dx = if eps < 1e-10 { 1e-11 } else { 1.4343e-3 };
+    let x = 0.6078431;
+    let pts = [
+        [x + dx, -0.9910277],
+        [0.3803922, 0.5922179],
+        [x, 0.6075380],
+        [x, 0.6078431],
+        [x + dx, -0.9910277],
+    ];
+    let cloud: Vec<Point2<T>> = pts
+        .iter()
+        .map(|q| Point2::new(lit(q[0]), lit(q[1])))
+        .collect();
+    let poly = Polytope::try_new(cloud.clone()).unwrap();
+    // τ = 16 (ε s + ε₆₄ s), s = box size + largest coordinate (about 2.6); fixed-point's ε
+    // is absolute.
+    let s = 2.6;
+    let tau = 16.0 * (if is_fixed::<T>() { eps } else { eps * s } + f64::EPSILON * s);
+    assert!(!poly.faces().is_empty());
+    for face in poly.faces() {
+        let n = back(&face.normal().into_inner());
+        let off = n.dot(&back(&cloud[face.vertex_indices()[0]].coords));
+        for q in &cloud {
+            let out = n.dot(&back(&q.coords)) - off;
+            assert!(out <= 2.0 * tau, "{q} {out:e} outside {face:?} (τ {tau:e})");
+        }
+    }
+}
+scalar_cases!(monotone_chain_drops_the_point_between);

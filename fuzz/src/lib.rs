@@ -32,6 +32,9 @@ where
         _ => harness::run_case::<Fx, D>(rest, manifold),
     };
     if let Err(msg) = verdict {
-        panic!("scalar {}: {msg}", ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]);
+        panic!(
+            "scalar {}: {msg}",
+            ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]
+        );
     }
 }

@@ -325,6 +325,9 @@ impl<T: Real> Polytope3<T> {
     {
         let mut upper: Option<T> = None;
         let mut last: Option<u32> = None;
+        // The highest distance popped (the best proven lower bound), and the face whose
+        // support set `upper`: its witnesses are within `upper − dist` of the surfaces.
+        let (mut best, mut probed): (Option<T>, Option<u32>) = (None, None);
         let r = Rounding::of(tol);
         loop {
             let Some(Entry { face, .. }) = self.heap.pop() else {
@@ -335,18 +338,31 @@ impl<T: Real> Polytope3<T> {
                 continue;
             }
             last = Some(face);
-            let (n, lower) = (
-                self.faces[face as usize].n,
-                self.faces[face as usize].dist.max(T::zero()),
-            );
+            let (n, dist) = (self.faces[face as usize].n, self.faces[face as usize].dist);
+            let lower = dist.max(T::zero());
+            // Popped distances never decrease in exact arithmetic. A drop beyond the
+            // rounding and the bounds' gap means a horizon found on noisy sliver normals
+            // left the polytope non-convex (docs/epa.md §3.2): stop on the probed face.
+            let m = super::coords(&self.faces[face as usize].v.map(|i| self.verts[i as usize]));
+            if let (Some(bd), Some(u)) = (best, upper)
+                && dist < bd - r.band(m).max(u - bd)
+            {
+                let f = probed.unwrap_or(face);
+                return Ok(self.finish(f, upper, iterations, Termination::NoProgress));
+            }
+            best = Some(best.map_or(dist, |bd| bd.max(dist)));
             if iterations >= tol.epa_max_iterations {
-                return Ok(self.finish(face, upper, iterations, Termination::MaxIterations));
+                // This face's support is unknown, so are its witnesses' errors.
+                let f = probed.unwrap_or(face);
+                return Ok(self.finish(f, upper, iterations, Termination::MaxIterations));
             }
             let w = support(a, b, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
-            let up = upper.map_or(wd, |u| u.min(wd));
-            upper = Some(up);
+            if upper.is_none_or(|u| wd < u) {
+                (upper, probed) = (Some(wd), Some(face));
+            }
+            let up = upper.unwrap_or(wd);
             let f = &self.faces[face as usize];
             let m = f.v.iter().fold(super::coords(&[w]), |m, &i| {
                 m.max(super::coords(&[self.verts[i as usize]]))

@@ -181,10 +181,14 @@ impl<T: Real, const D: usize, S: SupportMap<T, D>> SupportMap<T, D> for Transfor
     /// column sum of `|M|`, which bounds `Mᵀ·d` for `|d|∞ ≤ 1`: a fixed-point query with
     /// directions up to its range then keeps every product inside the type.
     fn extent(&self) -> f64 {
-        let m = self.linear.map(|x| super::f64_of(x));
+        // Absolute row and column sums (signed ones missed −300·I), and the inner shape's
+        // own extent: it computes its support in its own numbers (a 1e6 cone inside two
+        // 1e-3 scales overflowed its `‖(r, 2h)‖` in fixed-point).
+        let m = self.linear.map(|x| super::f64_of(x).abs());
         let rows = (0..D).fold(0.0f64, |s, i| s.max(m.row(i).sum()));
         let cols = (0..D).fold(0.0f64, |s, j| s.max(m.column(j).sum()));
-        let image = rows * self.inner.extent() + extent_of(&self.translation);
-        image.max(cols)
+        let inner = self.inner.extent();
+        let image = rows * inner + extent_of(&self.translation);
+        image.max(cols).max(inner)
     }
 }

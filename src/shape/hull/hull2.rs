@@ -11,30 +11,47 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     if uniq.len() < 3 && len(sub(last, first)) <= t {
         return Err(Degenerate::Point);
     }
-    // Keep `a` between `o` and `b` only if it lies more than `t` to the right of o→b.
-    let keep = |o: V3, a: V3, b: V3| {
+    // Keep `a` between `o` and `b` if it lies more than `t` to the right of o→b; within
+    // `t` of the line but beyond `b` along it, `b` is the point between (equal x sort by
+    // y, so a nearly vertical chain can arrive out of order along its line): drop `b`.
+    enum Turn {
+        Keep,
+        DropA,
+        DropB,
+    }
+    let turn = |o: V3, a: V3, b: V3| {
         let (oa, ob) = (sub(a, o), sub(b, o));
-        oa[0] * ob[1] - oa[1] * ob[0] > t * len(ob)
+        let (cross, lb) = (oa[0] * ob[1] - oa[1] * ob[0], len(ob));
+        if cross > t * lb {
+            Turn::Keep
+        } else if cross >= -t * lb && dot(oa, ob) > lb * lb {
+            Turn::DropB
+        } else {
+            Turn::DropA
+        }
     };
     let mut h: Vec<u32> = Vec::with_capacity(uniq.len() + 1);
     for pass in 0..2 {
         let start = h.len();
-        let push = |q: u32, h: &mut Vec<u32>| {
-            while h.len() >= start + 2
-                && !keep(
-                    p[h[h.len() - 2] as usize],
-                    p[h[h.len() - 1] as usize],
-                    p[q as usize],
-                )
-            {
-                h.pop();
+        // The chain's last point (the other chain's first) is never dropped.
+        let push = |q: u32, end: bool, h: &mut Vec<u32>| {
+            while h.len() >= start + 2 {
+                let (o, a) = (p[h[h.len() - 2] as usize], p[h[h.len() - 1] as usize]);
+                match turn(o, a, p[q as usize]) {
+                    Turn::Keep => break,
+                    Turn::DropB if !end => return,
+                    _ => {
+                        h.pop();
+                    }
+                }
             }
             h.push(q);
         };
+        let m = uniq.len();
         if pass == 0 {
-            uniq.iter().for_each(|&q| push(q, &mut h));
+            (0..m).for_each(|i| push(uniq[i], i + 1 == m, &mut h));
         } else {
-            uniq.iter().rev().for_each(|&q| push(q, &mut h));
+            (0..m).rev().for_each(|i| push(uniq[i], i == 0, &mut h));
         }
         h.pop(); // the last point of each chain starts the other one
     }
