@@ -256,6 +256,18 @@ impl<T: Real, const D: usize> Frame<T, D> {
     }
 }
 
+/// Whether `pose` passes [`Frame::of`]'s checks (finite, rigid; in fixed point, within
+/// range), without building its matrix: the pair fast paths' check (`crate::pair`).
+pub(crate) fn is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> bool {
+    let t = &pose.translation.vector;
+    crate::real::all_finite(t)
+        && pose.rotation.check(rigid_tolerance()).is_ok()
+        && (!is_fixed::<T>()
+            || crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())
+}
+
 /// Both poses checked, and B's frame in A's: what every two-shape query starts from.
 ///
 /// # Errors

@@ -25,12 +25,11 @@ mod round;
 
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
-    pose::{Frame, PoseRotation},
+    pose::PoseRotation,
     query::{self, Contact},
     shape::{Primitive, SupportMap},
-    tolerance::Rounding,
 };
-use nalgebra::{Isometry, Point, SMatrix, SVector, Unit};
+use nalgebra::{Isometry, Point, SVector, Unit};
 
 /// What the caller needs from a solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,16 +81,23 @@ impl<T: Real, const D: usize> Answer<T, D> {
         }
     }
 
-    /// The answer with its frame mapped by `x ↦ rot·x + t` and, when `swap`, its two
+    /// The answer computed in `pose`'s frame, in the world frame; when `swap`, its two
     /// shapes exchanged (the normal reversed).
-    fn mapped(mut self, rot: &SMatrix<T, D, D>, t: &SVector<T, D>, swap: bool) -> Self {
-        self.a = Point::from(rot * self.a.coords + t);
-        self.b = Point::from(rot * self.b.coords + t);
-        self.normal = rot * self.normal;
+    fn posed<R: PoseRotation<T, D>>(mut self, pose: &Isometry<T, R, D>, swap: bool) -> Self {
+        self.a = pose.transform_point(&self.a);
+        self.b = pose.transform_point(&self.b);
+        self.normal = pose.rotation.transform_vector(&self.normal);
         if swap {
             core::mem::swap(&mut self.a, &mut self.b);
             self.normal = -self.normal;
         }
+        self
+    }
+
+    /// The answer computed about the origin `o` (world axes), in the world frame.
+    fn shifted(mut self, o: &SVector<T, D>) -> Self {
+        self.a += o;
+        self.b += o;
         self
     }
 }
@@ -150,9 +156,9 @@ fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
 }
 
 /// Whether coordinates of magnitude `m` keep the closed forms' squares in range: `m²`
-/// finite (else the general path reports [`crate::QueryError::OutOfRange`]) and `(ε·m)²`
-/// a normal number, so that a gap beyond the rounding band does not square to zero
-/// (floats only: fixed-point never gets here).
+/// finite (else the general path reports [`crate::QueryError::OutOfRange`]) and, unless
+/// every coordinate is 0, `(ε·m)²` a normal number, so that a gap beyond the rounding
+/// band does not square to zero (floats only: fixed-point never gets here).
 fn in_range<T: Real>(m: T) -> bool {
     // √(smallest normal) / ε: f32 9.2e-13, f64 6.7e-139.
     let eps = T::default_epsilon();
@@ -161,20 +167,7 @@ fn in_range<T: Real>(m: T) -> bool {
     } else {
         1e-138
     };
-    (m * m).is_finite() && m >= crate::real::lit(lo)
-}
-
-/// The query's inputs, checked, in A's frame: B placed by `x ↦ rot·x + t`.
-struct Setup<'a, T: Real, const D: usize> {
-    pa: Primitive<T, D>,
-    pb: Primitive<T, D>,
-    rot: SMatrix<T, D, D>,
-    t: SVector<T, D>,
-    /// A's frame (results map back by it).
-    frame_a: Frame<T, D>,
-    tol: &'a Tolerances<T>,
-    /// The rounding of composing the poses (widens the world-frame bounds).
-    pose_band: T,
+    (m * m).is_finite() && (m == T::zero() || m >= crate::real::lit(lo))
 }
 
 /// Whether the closed forms stand in for the general path under `tol`: valid tolerances,
@@ -188,101 +181,101 @@ fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
         && tol.validate().is_ok()
 }
 
-impl<'a, T: Real, const D: usize> Setup<'a, T, D> {
-    /// `None` (the general path) unless both shapes are primitives, the scalar is a float,
-    /// `D` is 2 or 3 and the tolerances are honoured; also `None` on invalid input, so
-    /// that the general path reports the error in its own order.
-    fn new<R, A, B>(
-        pose_a: &Isometry<T, R, D>,
-        a: &A,
-        pose_b: &Isometry<T, R, D>,
-        b: &B,
-        tol: &'a Tolerances<T>,
-    ) -> Option<Self>
-    where
-        R: PoseRotation<T, D>,
-        A: SupportMap<T, D> + ?Sized,
-        B: SupportMap<T, D> + ?Sized,
-    {
-        if crate::real::is_fixed::<T>() || !(D == 2 || D == 3) {
-            return None;
-        }
-        let (pa, pb) = (a.primitive()?, b.primitive()?);
-        if !honours(tol) {
-            return None;
-        }
-        if !(valid(&pa) && valid(&pb) && (radius(&pa) + radius(&pb)).is_finite()) {
-            return None;
-        }
-        let (frame_a, rel) = crate::pose::relative(pose_a, pose_b).ok()?;
-        Some(Self {
-            pa,
-            pb,
-            rot: rel.rot,
-            t: rel.t,
-            frame_a,
-            tol,
-            pose_band: query::pose_band(pose_a, pose_b, tol),
-        })
+/// The pair's primitives when a fast path may answer: floats, `D` 2 or 3, both shapes
+/// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
+/// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
+/// path reports the error in its own order.
+fn admit<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Option<(Primitive<T, D>, Primitive<T, D>)>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    if crate::real::is_fixed::<T>() || !(D == 2 || D == 3) {
+        return None;
     }
+    let (pa, pb) = (a.primitive()?, b.primitive()?);
+    let ok = honours(tol)
+        && valid(&pa)
+        && valid(&pb)
+        && (radius(&pa) + radius(&pb)).is_finite()
+        && crate::pose::is_rigid(pose_a)
+        && crate::pose::is_rigid(pose_b);
+    ok.then_some((pa, pb))
+}
 
-    /// The radii of A and B.
-    fn radii(&self) -> (T, T) {
-        (radius(&self.pa), radius(&self.pb))
-    }
-
-    /// The solver's answer for the pair, in A's frame, if its coordinates are in range.
-    fn solve(&self, want: Want) -> Option<Answer<T, D>> {
-        self.solve_unchecked(want).filter(|x| in_range(x.coords))
-    }
-
-    /// The solver for the pair, in A's frame.
-    fn solve_unchecked(&self, want: Want) -> Option<Answer<T, D>> {
-        let r = Rounding::of(self.tol);
-        let margin = {
-            let (ra, rb) = self.radii();
-            ra + rb
-        };
-        let (rot, t) = (&self.rot, &self.t);
-        let inv = || (rot.transpose(), -rot.tr_mul(t));
-        let place = |p: &Point<T, D>| Point::from(rot * p.coords + t);
-        match (self.pa, self.pb) {
-            (Primitive::Cuboid { half_extents: ha }, Primitive::Cuboid { half_extents: hb }) => {
-                boxes::Boxes::new(ha, hb, *rot, *t, self.tol).solve(want, margin)
-            }
-            (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
-                let (hb, q, m) = boxes::segment_box(&a, &b);
-                boxes::Boxes::new(h, hb, rot * q, rot * m + t, self.tol).solve(want, margin)
-            }
-            (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
-                // In B's frame: A's segment box placed by Rᵀ.
-                let (ha, q, m) = boxes::segment_box(&a, &b);
-                let (ri, ti) = inv();
-                boxes::Boxes::new(h, ha, ri * q, ri * m + ti, self.tol)
-                    .solve(want, margin)
-                    .map(|x| x.mapped(rot, t, true))
-            }
-            (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
-                round::point_box(&h, &Point::from(*t), &r, want)
-            }
-            (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
-                let (_, ti) = inv();
-                round::point_box(&h, &Point::from(ti), &r, want).map(|x| x.mapped(rot, t, true))
-            }
-            (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
-                round::point_point(&Point::from(*t), &r, want)
-            }
-            (Primitive::Ball { .. }, Primitive::Capsule { a, b, .. }) => {
-                round::point_segment(&Point::origin(), &place(&a), &place(&b), self.tol, false)
-            }
-            (Primitive::Capsule { a, b, .. }, Primitive::Ball { .. }) => {
-                round::point_segment(&Point::from(*t), &a, &b, self.tol, true)
-            }
-            (Primitive::Capsule { a, b, .. }, Primitive::Capsule { a: c, b: d, .. }) => {
-                round::segment_segment(&a, &b, &place(&c), &place(&d), self.tol)
-            }
+/// The solver for the pair, its answer in the world frame. Boxes work in a box's frame
+/// (the other shape placed by `pose⁻¹·pose'`), round shapes in world axes about A's
+/// centre (no rotation at all: their cores are points and segments).
+fn solve<T, R, const D: usize>(
+    pa: &Primitive<T, D>,
+    pose_a: &Isometry<T, R, D>,
+    pb: &Primitive<T, D>,
+    pose_b: &Isometry<T, R, D>,
+    tol: &Tolerances<T>,
+    want: Want,
+) -> Option<Answer<T, D>>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+{
+    let margin = radius(pa) + radius(pb);
+    let o = pose_a.translation.vector;
+    // Round cores about A's centre: B's points moved by t_b − t_a.
+    let ob = pose_b.translation.vector - o;
+    let in_a = |p: &Point<T, D>| Point::from(pose_a.rotation.transform_vector(&p.coords));
+    let in_b = |p: &Point<T, D>| Point::from(pose_b.rotation.transform_vector(&p.coords) + ob);
+    let ans = match (pa, pb) {
+        (Primitive::Cuboid { half_extents: ha }, Primitive::Cuboid { half_extents: hb }) => {
+            let rel = pose_a.inv_mul(pose_b);
+            let (rot, t) = (rel.rotation.to_matrix(), rel.translation.vector);
+            boxes::Boxes::new(*ha, *hb, rot, t, tol)
+                .solve(want, margin)?
+                .posed(pose_a, false)
         }
-    }
+        (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
+            let rel = pose_a.inv_mul(pose_b);
+            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, hs, q, m, tol)
+                .solve(want, margin)?
+                .posed(pose_a, false)
+        }
+        (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
+            let rel = pose_b.inv_mul(pose_a);
+            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, hs, q, m, tol)
+                .solve(want, margin)?
+                .posed(pose_b, true)
+        }
+        (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
+            let c = pose_a.inverse_transform_point(&Point::from(pose_b.translation.vector));
+            round::point_box(h, &c, tol, want)?.posed(pose_a, false)
+        }
+        (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
+            let c = pose_b.inverse_transform_point(&Point::from(o));
+            round::point_box(h, &c, tol, want)?.posed(pose_b, true)
+        }
+        (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
+            round::point_point(&Point::from(ob), tol)?.shifted(&o)
+        }
+        (Primitive::Ball { .. }, Primitive::Capsule { a, b, .. }) => {
+            round::point_segment(&Point::origin(), &in_b(a), &in_b(b), tol, false)?.shifted(&o)
+        }
+        (Primitive::Capsule { a, b, .. }, Primitive::Ball { .. }) => {
+            round::point_segment(&Point::from(ob), &in_a(a), &in_a(b), tol, true)?.shifted(&o)
+        }
+        (Primitive::Capsule { a, b, .. }, Primitive::Capsule { a: c, b: d, .. }) => {
+            round::segment_segment(&in_a(a), &in_a(b), &in_b(c), &in_b(d), tol)?.shifted(&o)
+        }
+    };
+    in_range(ans.coords).then_some(ans)
 }
 
 /// [`crate::query::distance`] by a fast path, `None` where the general path must run.
@@ -299,9 +292,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
-    let ans = s.solve(Want::Distance)?;
-    let (ra, rb) = s.radii();
+    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Distance)?;
+    let (ra, rb) = (radius(&pa), radius(&pb));
     let margin = ra + rb;
     // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
     // shapes is the cores' minus the radii; within the radii and the band, they touch.
@@ -311,16 +304,16 @@ where
         crate::norm(&(ans.a - ans.b))
     };
     let band = ans.band;
-    let world = |p: Point<T, D>| s.frame_a.transform_point(&p);
+    let pose_band = query::pose_band(pose_a, pose_b, tol);
     let d = if upper > margin + band {
         let n = ans.normal;
         Distance {
             distance: upper - margin,
-            point_a: world(ans.a + n * ra),
-            point_b: world(ans.b - n * rb),
-            normal: Some(Unit::new_unchecked(s.frame_a.transform_vector(&n))),
-            lower_bound: (ans.lower.min(upper) - margin - band - s.pose_band).max(T::zero()),
-            upper_bound: upper - margin + band + s.pose_band,
+            point_a: ans.a + n * ra,
+            point_b: ans.b - n * rb,
+            normal: Some(Unit::new_unchecked(n)),
+            lower_bound: (ans.lower.min(upper) - margin - band - pose_band).max(T::zero()),
+            upper_bound: upper - margin + band + pose_band,
             iterations: 1,
             termination: Termination::Converged,
         }
@@ -334,11 +327,11 @@ where
         let q = if margin > T::zero() { p } else { ans.b };
         Distance {
             distance: T::zero(),
-            point_a: world(p),
-            point_b: world(q),
+            point_a: p,
+            point_b: q,
             normal: None,
             lower_bound: T::zero(),
-            upper_bound: (upper - margin).max(T::zero()) + band + s.pose_band,
+            upper_bound: (upper - margin).max(T::zero()) + band + pose_band,
             iterations: 1,
             termination: Termination::Converged,
         }
@@ -360,11 +353,10 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
-    let ans = s.solve(Want::Verdict)?;
-    let (ra, rb) = s.radii();
+    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Verdict)?;
     // Apart only when proven: a separation bound beyond the radii and the rounding.
-    Some(!(ans.lower > ra + rb + ans.band))
+    Some(!(ans.lower > radius(&pa) + radius(&pb) + ans.band))
 }
 
 /// [`crate::query::contact`] by a fast path, `None` where the general path must run.
@@ -381,17 +373,17 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let s = Setup::new(pose_a, a, pose_b, b, tol)?;
-    let ans = s.solve(Want::Contact)?;
-    let (ra, rb) = s.radii();
+    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Contact)?;
+    let (ra, rb) = (radius(&pa), radius(&pb));
     let margin = ra + rb;
     let n = ans.normal;
-    let band = ans.band + s.pose_band;
+    let band = ans.band + query::pose_band(pose_a, pose_b, tol);
     Some(Contact {
         separation: ans.sep - margin,
-        normal: Unit::new_unchecked(s.frame_a.transform_vector(&n)),
-        point_a: s.frame_a.transform_point(&(ans.a + n * ra)),
-        point_b: s.frame_a.transform_point(&(ans.b - n * rb)),
+        normal: Unit::new_unchecked(n),
+        point_a: ans.a + n * ra,
+        point_b: ans.b - n * rb,
         lower_bound: ans.lower.min(ans.sep) - margin - band,
         upper_bound: ans.upper.max(ans.sep) - margin + band,
         iterations: 1,

@@ -37,11 +37,11 @@ fn perpendicular<T: Real, const D: usize>(d: &SVector<T, D>) -> SVector<T, D> {
 pub(crate) fn point_box<T: Real, const D: usize>(
     h: &SVector<T, D>,
     c: &Point<T, D>,
-    r: &Rounding<T>,
+    tol: &Tolerances<T>,
     want: Want,
 ) -> Option<Answer<T, D>> {
     let coords = c.coords.amax() + h.amax();
-    let band = r.band(coords);
+    let band = Rounding::of(tol).band(coords);
     let p = Point::from(c.coords.zip_map(h, |v, e| v.max(-e).min(e)));
     let d = c - p;
     let dist = norm(&d);
@@ -96,8 +96,7 @@ pub(crate) fn point_box<T: Real, const D: usize>(
 /// the signed core separation is the distance even when it is 0.
 pub(crate) fn point_point<T: Real, const D: usize>(
     c: &Point<T, D>,
-    r: &Rounding<T>,
-    _want: Want,
+    tol: &Tolerances<T>,
 ) -> Option<Answer<T, D>> {
     let coords = c.coords.amax();
     let dist = norm(&c.coords);
@@ -116,7 +115,7 @@ pub(crate) fn point_point<T: Real, const D: usize>(
         normal,
         a: Point::origin(),
         b: *c,
-        band: r.band(coords),
+        band: Rounding::of(tol).band(coords),
         coords,
     })
 }
