@@ -1613,3 +1613,66 @@ fn touching_cubes_normal() {
     }
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+/// Polytopes touching exactly (a box face on a box face, a box on a rotated box's vertex,
+/// a rounded box on a polytope): GJK's `‖v‖` lies within the rounding and the plane along
+/// it bounds the separation below within the rounding too, so the contact is proven
+/// without EPA (`Termination::Touching`, bounds around 0, witnesses on both surfaces).
+/// EPA used to run on these and start from a polytope with the origin on its boundary
+/// (4.4× parry's time on touching corpus pairs). Overlapping by 1e-3 they still take EPA.
+fn touching_cores_are_proven_without_epa<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let tol = tol::<T>();
+    let unit = Pose::<f64, D>::identity();
+    let cube: Vec<Point<f64, D>> = box_vertices(&SVector::repeat(1.0), &unit);
+    let a = Polytope::try_new(cube.iter().map(p::<T, D>).collect()).unwrap();
+    let b = Polytope::try_new(
+        box_vertices(&SVector::repeat(0.5), &unit)
+            .iter()
+            .map(p::<T, D>)
+            .collect(),
+    )
+    .unwrap();
+    let eps = f(T::default_epsilon()).max(1e-15);
+    for (k, shift) in [(0usize, 1.5), (1, -1.5), (D - 1, 1.5)] {
+        let mut at = SVector::<f64, D>::zeros();
+        at[k] = shift;
+        // Off-centre along another axis: the faces touch over a patch, not a point.
+        at[(k + 1) % D] = 0.25;
+        let (pose_b, _) = translation::<T, D>(&at);
+        let pose_a = Pose::<T, D>::identity();
+        let c = query::contact(&pose_a, &a, &pose_b, &b, &tol).unwrap();
+        let what = format!("axis {k} shift {shift}: {c:?}");
+        assert_eq!(
+            c.termination,
+            convex_proximity::Termination::Touching,
+            "{what}"
+        );
+        assert!(f(c.separation).abs() <= 64.0 * eps * 2.0, "{what}");
+        assert!(f(c.lower_bound) <= 0.0 && 0.0 <= f(c.upper_bound), "{what}");
+        let n = back(&c.normal.into_inner());
+        assert!(
+            (n[k] * shift.signum() - 1.0).abs() <= 1e-3,
+            "normal: {what}"
+        );
+        // Witnesses on both faces: A's on x_k = ±1, B's on the same plane.
+        for q in [pback(&c.point_a), pback(&c.point_b)] {
+            assert!(
+                (q[k] - shift.signum()).abs() <= 1e3 * eps,
+                "witness: {what}"
+            );
+        }
+        // Overlapping by 1e-3: EPA's depth.
+        at[k] -= 1e-3 * shift.signum();
+        let (pose_b, _) = translation::<T, D>(&at);
+        let c = query::contact(&pose_a, &a, &pose_b, &b, &tol).unwrap();
+        assert!(
+            c.termination != convex_proximity::Termination::Touching
+                && (f(c.separation) + 1e-3).abs() <= 1e3 * eps,
+            "overlap: {c:?}"
+        );
+    }
+}
+cases!(touching_cores_are_proven_without_epa, [2 => d2, 3 => d3]);

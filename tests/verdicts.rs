@@ -467,3 +467,164 @@ where
     let _ = Termination::MaxIterations;
 }
 cases!(intersects_needs_a_proof_to_say_apart, [2 => d2, 3 => d3]);
+
+/// Box-shaped polytopes at gaps of a few hundred ulps to 1e-4 of their size: vertex–edge
+/// pairs leave GJK on a segment of `A − B` whose closest point `v` comes from a projection
+/// accurate to `ε·‖y‖` in position, so its direction was off by `ε‖y‖/‖v‖` (1e-5 rad at a
+/// 1e-12 gap). The plane bound along it then dropped by the edge's length: lower bound 0,
+/// `RepeatedSupport`, and `intersects` said true for 5% of such f64 pairs 1e-12…1e-6
+/// apart. The projection now projects `v` once more at unit size (Björck's "twice is
+/// enough"), and a stalled run tries the new simplex's direction once before it stops.
+fn near_touching_polytopes_get_a_reorthogonalised_direction<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let tol = Tolerances::<T>::default();
+    let mut rng = Rng(9090);
+    let (lo, hi) = if eps::<T>() < 1e-12 {
+        (-11.0, -6.0)
+    } else {
+        (-4.6, -3.0)
+    };
+    let n = if cfg!(debug_assertions) { 60 } else { 600 };
+    let mut proven = 0;
+    for i in 0..n {
+        let (ha, hb): (SVector<f64, D>, SVector<f64, D>) =
+            (rng.vector(0.2, 1.5), rng.vector(0.2, 1.5));
+        let (_, fa_pose) = random_pose::<T, D>(&mut rng, 1.0);
+        let (_, fb_pose) = random_pose::<T, D>(&mut rng, 1.0);
+        // The vertices rounded through T, read back: the oracle sees the shapes queried.
+        let (fa, fb): (Vec<Point<f64, D>>, Vec<Point<f64, D>>) = (
+            box_vertices(&ha, &fa_pose)
+                .iter()
+                .map(|x| pback(&p::<T, D>(x)))
+                .collect(),
+            box_vertices(&hb, &fb_pose)
+                .iter()
+                .map(|x| pback(&p::<T, D>(x)))
+                .collect(),
+        );
+        let a = Polytope::try_new(fa.iter().map(p::<T, D>).collect()).unwrap();
+        let b = Polytope::try_new(fb.iter().map(p::<T, D>).collect()).unwrap();
+        let (a64, b64) = (
+            Polytope::try_new(fa.clone()).unwrap(),
+            Polytope::try_new(fb.clone()).unwrap(),
+        );
+        // B moved beyond A along a random direction, then back along the normal to the gap.
+        let dir: SVector<f64, D> = rng.unit();
+        let mut at = dir * (vertex_support(&fa, &dir) + vertex_support(&fb, &-dir) + 0.1);
+        let gap = 10f64.powf(rng.uniform(lo, hi));
+        let id = Pose::<f64, D>::identity();
+        for _ in 0..2 {
+            let d =
+                query::distance(&id, &a64, &translation::<f64, D>(&at).0, &b64, &tol64()).unwrap();
+            at -= d.normal.unwrap().into_inner() * (d.distance - gap);
+        }
+        let (pose_b, fpose_b) = translation::<T, D>(&at);
+        let moved: Vec<Point<f64, D>> = fb.iter().map(|x| fpose_b.transform_point(x)).collect();
+        let truth = polytope_distance(&fa, &moved);
+        let size = moved
+            .iter()
+            .chain(&fa)
+            .map(|x| x.coords.amax())
+            .fold(1.0, f64::max);
+        if truth <= clear::<T>() * 4.0 * size {
+            continue;
+        }
+        proven += 1;
+        let pose_a = Pose::<T, D>::identity();
+        let what = format!("#{i}: truth {truth:e}");
+        let d = query::distance(&pose_a, &a, &pose_b, &b, &tol).unwrap();
+        assert!(
+            f(d.lower_bound) > 0.0 && f(d.lower_bound) <= truth * (1.0 + 1e-3),
+            "{what}: no proof {d:?}"
+        );
+        assert!(
+            !query::intersects(&pose_a, &a, &pose_b, &b, &tol).unwrap(),
+            "{what}: {d:?}"
+        );
+        let c = query::contact(&pose_a, &a, &pose_b, &b, &tol).unwrap();
+        assert!(f(c.separation) > 0.0, "{what}: {c:?}");
+    }
+    assert!(
+        proven * 2 > n,
+        "only {proven} of {n} pairs beyond the clear band"
+    );
+}
+cases!(near_touching_polytopes_get_a_reorthogonalised_direction, [2 => d2, 3 => d3]);
+
+fn tol64() -> Tolerances<f64> {
+    Tolerances::default()
+}
+
+/// Two f32 box polytopes 1.02e-5 and 1.01e-5 apart (a random sweep's two failures in
+/// 15 373): GJK's segment direction was 6e-3 rad off, the next simplex (a triangle with a
+/// good normal) rounded `‖v‖` an ulp above the previous one, and the run stopped
+/// `NoProgress` with lower bound 0: `intersects` said true. A stalled run now evaluates
+/// one support along the new simplex's direction before it stops, which proves the gap.
+#[test]
+fn stalled_run_tries_the_new_simplex_direction() {
+    use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion};
+    let boxed = |h: [f32; 3]| {
+        Polytope::try_new(
+            (0..8)
+                .map(|m| {
+                    let s = |k: usize| if m >> k & 1 == 1 { h[k] } else { -h[k] };
+                    nalgebra::Point3::new(s(0), s(1), s(2))
+                })
+                .collect(),
+        )
+        .unwrap()
+    };
+    let pose = |t: [f32; 3], q: [f32; 4]| {
+        Isometry3::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            UnitQuaternion::new_unchecked(Quaternion::new(q[3], q[0], q[1], q[2])),
+        )
+    };
+    // (half-extents of A and B, A's and B's pose (translation, quaternion i j k w), the
+    // gap from the f64 separating-axis test of the same boxes).
+    let cases = [
+        (
+            [0.34346062, 0.50450677, 0.34161708],
+            [0.90392953, 1.3109909, 0.6765206],
+            (
+                [-0.05605579, -0.17654447, -0.30183682],
+                [-0.011402746, -0.7701381, 0.56384486, 0.29805425],
+            ),
+            (
+                [-0.61615944, 1.6247988, 0.2827267],
+                [0.11583613, -0.80762404, -0.43884578, 0.37648338],
+            ),
+            1.0245855768086454e-5,
+        ),
+        (
+            [0.6723202, 0.21915935, 0.46299717],
+            [1.406649, 1.140863, 1.09601],
+            (
+                [0.5966203, -0.81123894, -0.8700267],
+                [-0.11324835, 0.042756524, 0.7786212, 0.6157075],
+            ),
+            (
+                [1.4109379, -1.6308155, 0.9758514],
+                [-0.62026924, 0.44344613, 0.47537407, -0.43890893],
+            ),
+            1.0092337858219984e-5,
+        ),
+    ];
+    let tol = Tolerances::<f32>::default();
+    for (ha, hb, (ta, qa), (tb, qb), gap) in cases {
+        let (a, b) = (boxed(ha), boxed(hb));
+        let (pa, pb) = (pose(ta, qa), pose(tb, qb));
+        let d = query::distance(&pa, &a, &pb, &b, &tol).unwrap();
+        assert!(
+            !query::intersects(&pa, &a, &pb, &b, &tol).unwrap(),
+            "gap {gap:e}: {d:?}"
+        );
+        assert!(
+            d.lower_bound > 0.0 && f64::from(d.lower_bound) <= gap + 1e-6,
+            "gap {gap:e}: {d:?}"
+        );
+        assert!((f64::from(d.distance) - gap).abs() <= 1e-6, "{d:?}");
+    }
+}

@@ -19,7 +19,7 @@ pub use simplex::{Simplex, SupportPoint};
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
-pub(crate) use run::{Mode, Run, check_range, coordinate_limit, uses_johnson};
+pub(crate) use run::{Mode, Outcome, Run, check_range, coordinate_limit, plane_min, uses_johnson};
 
 /// Why an iterative algorithm stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

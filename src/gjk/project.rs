@@ -16,7 +16,8 @@ use nalgebra::{Const, Point, SVector};
 /// R μ = −c,  λⱼ = μⱼ,  λ_k = 1 − Σ μⱼ
 /// ```
 ///
-/// `v` is then accurate to `ε·‖y‖` however elongated the simplex. `None` when an edge is
+/// `v` is then accurate to `ε·‖y‖` however elongated the simplex, and the returned
+/// direction (`v` projected once more) to `ε` in angle along the hull. `None` when an edge is
 /// dependent on the earlier ones at the scalar's precision, or a quotient would exceed
 /// `1/ε` (it could overflow a fixed-point type).
 pub(super) fn project<T: Real, const D: usize>(
@@ -24,7 +25,7 @@ pub(super) fn project<T: Real, const D: usize>(
     set: u8,
     k: usize,
     lambda: &mut <Const<D> as Dim>::Slots<T>,
-) -> Option<SVector<T, D>>
+) -> Option<(SVector<T, D>, SVector<T, D>)>
 where
     Const<D>: Dim,
 {
@@ -72,6 +73,29 @@ where
         c[i] = div(q[i].dot(&v), qq[i])?;
         v -= q[i] * c[i];
     }
+    // Reorthogonalisation (Björck 1967, "twice is enough"): `v` is accurate to `ε·‖y‖`
+    // in position, so its direction is off by `ε·‖y‖/‖v‖`: a 1e-12 gap between unit
+    // edges tilted the plane bound by 1e-5 along the edge. Projected again at unit size
+    // (a power of two: exact), what is left along the edges is `ε` of `v`.
+    // Floats keep the corrected point itself (the power of two divides out exactly);
+    // fixed-point keeps `v` (its components are an ulp each) and the direction.
+    let s = super::simplex::pow2_scale(v.amax());
+    let mut dir = v * s;
+    let mut again = true;
+    for i in 0..m {
+        match div(q[i].dot(&dir), qq[i]) {
+            Some(x) => dir -= q[i] * x,
+            None => {
+                again = false;
+                break;
+            }
+        }
+    }
+    let (v, dir) = match (again, crate::real::is_fixed::<T>()) {
+        (false, _) => (v, v),
+        (true, true) => (v, dir),
+        (true, false) => (dir / s, dir),
+    };
     // Back substitution of R μ = −c (R unit upper triangular).
     let mut mu = <Const<D> as Dim>::slots(T::zero());
     let mu = mu.as_mut();
@@ -89,7 +113,7 @@ where
     for i in 0..m {
         lambda[idx[i]] = mu[i];
     }
-    Some(v)
+    Some((v, dir))
 }
 
 /// The closest point of `aff(set)` to the origin and its witnesses, if it lies in the
@@ -128,8 +152,8 @@ where
         project(pts, set, k, &mut slots)
     };
     let lambda = slots.as_mut();
-    let v = match (projected, johnson) {
-        (Some(v), _) => v,
+    let (v, dir) = match (projected, johnson) {
+        (Some(vd), _) => vd,
         (None, None) => return None,
         (None, Some(j)) => {
             let det = j.row(set);
@@ -150,7 +174,8 @@ where
                     dv += j.e.as_ref()[i] * lambda[i];
                 }
             }
-            j.base + dv
+            let v = j.base + dv;
+            (v, v)
         }
     };
     let mut total = T::zero();
@@ -175,7 +200,7 @@ where
     }
     Some(Closest {
         v,
-        dir: v,
+        dir,
         a: Point::from(a),
         b: Point::from(b),
         scale,

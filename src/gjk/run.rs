@@ -256,7 +256,16 @@ where
             }
             // Backup (van den Bergen 1999 §4.2): in exact arithmetic ‖v‖ strictly decreases.
             if from_simplex && nc >= out.upper {
-                out.termination = Termination::NoProgress;
+                // The stalled estimate keeps its upper bound, but the new simplex's
+                // direction (a face normal, reorthogonalised) can be the better one: one
+                // support along it may prove the lower bound the old direction could not
+                // (an f32 edge direction 6e-3 off left 0 for a 1e-5 gap).
+                self.bound_along(&c.dir, limit, &r, &mut out)?;
+                out.termination = if intersect.is_some_and(|m| out.proves_apart(m)) {
+                    Termination::SeparatingAxis
+                } else {
+                    Termination::NoProgress
+                };
                 return Ok(out);
             }
             set(&mut out, &c, nc);
@@ -272,6 +281,54 @@ where
         out.termination = Termination::MaxIterations;
         Ok(out)
     }
+
+    /// The plane bound along `dir` ([`plane_bound`] of the support point `s(−dir)`) into
+    /// `out.lower`, with the point's range checked and counted in the rounding band.
+    fn bound_along(
+        &self,
+        dir: &SVector<T, D>,
+        limit: Option<T>,
+        r: &Rounding<T>,
+        out: &mut Outcome<T, D>,
+    ) -> Result<(), QueryError> {
+        let n = norm(dir);
+        if !(n > T::zero()) {
+            return Ok(());
+        }
+        let sp = SupportPoint::new(self.a.core_support(&-*dir), self.b.core_support(dir));
+        check_range(&sp, limit)?;
+        out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
+        out.band = r.band(out.coords);
+        out.lower = out.lower.max(plane_bound(dir, n, &sp.w));
+        Ok(())
+    }
+}
+
+/// The plane bound of `A − B` along `dir`, unclamped: `d̂·w` for `w = s_A(−d̂) − s_B(d̂)`
+/// (van den Bergen 1999 §4.1: every signed distance is at least it), with the largest
+/// coordinate of the support points. `None` for a zero `dir`.
+///
+/// # Errors
+/// As a GJK step: a non-finite or (fixed-point) out-of-range support point.
+pub(crate) fn plane_min<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    dir: &SVector<T, D>,
+) -> Result<Option<(T, T)>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let Some(u) = normalize(dir) else {
+        return Ok(None);
+    };
+    let u = u.into_inner();
+    let sp = SupportPoint::new(a.core_support(&-u), b.core_support(&u));
+    check_range(&sp, coordinate_limit::<T, D>())?;
+    let coords = sp.a.coords.amax().max(sp.b.coords.amax());
+    Ok(Some((u.dot(&sp.w), coords)))
 }
 
 /// The separating-plane lower bound `v·w / ‖v‖` (van den Bergen 1999 §4.1: `A − B` lies in

@@ -120,12 +120,14 @@ fn segment<T: Real, const D: usize>(y: &[SVector<T, D>], i: usize, j: usize) -> 
         // tilts the plane bound by the segment's length (a fixed-point gap of 2.6e-4 along a
         // 0.7-long edge bounded by 0). Floats keep the corrected point itself.
         let v = y[i] + t * lj;
-        let vs = v * super::simplex::pow2_scale(v.amax());
+        let s = super::simplex::pow2_scale(v.amax());
+        let vs = v * s;
         let dir = vs - t * (vs.dot(&t) / tt);
         if crate::real::is_fixed::<T>() {
             (v, dir)
         } else {
-            (dir, dir)
+            // At the scale of `v`: a `v` below 2⁻³⁰ was scaled up to unit size.
+            (dir / s, dir)
         }
     };
     Candidate {
