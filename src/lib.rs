@@ -40,6 +40,7 @@
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod bound;
 pub mod cast;
 pub mod clip;
 mod dim;
