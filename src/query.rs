@@ -610,3 +610,167 @@ fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
     };
     move |extent| width.abs() + eps * crate::real::lit::<T>(256.0) * extent + floor
 }
+
+// ---------------------------------------------------------------- margin queries
+
+/// The answer of [`distance_within`]: how the distance compares with a margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Proximity<T: Real, const D: usize> {
+    /// The distance is proven larger than the margin: a separating plane, found as soon as
+    /// GJK's lower bound passed the margin and the rounding band.
+    Disjoint {
+        /// A proven lower bound of the distance, at least the margin (equal to it when the
+        /// strict test that proved the pair beyond it rounds to the margin itself).
+        lower_bound: T,
+        /// GJK's iterations (1 for a pair with a closed form).
+        iterations: u32,
+    },
+    /// Apart, and not proven farther than the margin: the distance, closest points, normal
+    /// and bounds exactly as [`distance`] computes them (the same run). `distance` is at
+    /// most the margin up to its bounds' width.
+    WithinMargin(Distance<T, D>),
+    /// Touching or overlapping (distance 0 within the touching tolerance), as [`distance`]
+    /// answers it: a common point, no normal.
+    Intersecting(Distance<T, D>),
+}
+
+impl<T: Real, const D: usize> Proximity<T, D> {
+    /// Whether the shapes are proven farther apart than the margin.
+    #[must_use]
+    pub fn is_disjoint(&self) -> bool {
+        matches!(self, Self::Disjoint { .. })
+    }
+
+    /// The distance when the pair is within the margin (apart or intersecting).
+    #[must_use]
+    pub fn distance(&self) -> Option<&Distance<T, D>> {
+        match self {
+            Self::Disjoint { .. } => None,
+            Self::WithinMargin(d) | Self::Intersecting(d) => Some(d),
+        }
+    }
+
+    /// A distance classified against the margin: GJK stopped at a separating axis beyond
+    /// it (its early exit), or a converged lower bound above it.
+    fn of(d: Distance<T, D>, margin: T) -> Self {
+        if d.termination == Termination::SeparatingAxis || d.lower_bound > margin {
+            // The exit's test `μ > margin + bands` is strict; subtracting the bands again
+            // can round an ulp below the margin.
+            Self::Disjoint {
+                lower_bound: d.lower_bound.max(margin),
+                iterations: d.iterations,
+            }
+        } else if d.normal.is_none() {
+            Self::Intersecting(d)
+        } else {
+            Self::WithinMargin(d)
+        }
+    }
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` are farther apart than
+/// `margin`, and their distance when they are not: a planner's clearance check, which
+/// needs the distance only near the obstacles. GJK stops as soon as its separating-plane
+/// lower bound exceeds the margin (plus the rounding), so a far pair costs the few
+/// iterations that prove it; a pair within the margin gets the same run, and the same
+/// answer, as [`distance`].
+///
+/// # Errors
+/// As [`distance`]; [`QueryError::InvalidTolerance`] (`"margin"`) for a negative or
+/// non-finite margin.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry3, Vector3};
+/// let (a, b) = (Cuboid::new(Vector3::new(1.0, 1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// let far = Isometry3::translation(10.0, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::Disjoint { lower_bound, .. } if lower_bound > 0.5));
+/// let near = Isometry3::translation(1.8, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &near, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::WithinMargin(d) if (d.distance - 0.3).abs() < 1e-12));
+/// ```
+pub fn distance_within<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    within(pose_a, a, pose_b, b, margin, tol, None)
+}
+
+/// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
+/// [`Cache`]; an early exit leaves the simplex that proved the pair apart).
+///
+/// # Errors
+/// As [`distance_within`]. The cache is left unchanged on error.
+#[allow(clippy::too_many_arguments)]
+pub fn distance_within_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    within(pose_a, a, pose_b, b, margin, tol, Some(cache))
+}
+
+/// [`distance_within`] with an optional warm start. The pair fast paths answer first (as
+/// in [`distance`]); GJK's margin is widened by the poses' rounding band, which
+/// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
+/// margin. Fixed-point caps the margin at 16× the range of a coordinate (no two shapes in
+/// range are that far apart), so that adding the radii cannot wrap.
+fn within<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    cache: Option<&mut Cache<T, D>>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    if !(margin >= T::zero()) || !margin.is_finite() {
+        return Err(QueryError::InvalidTolerance { field: "margin" });
+    }
+    let mut margin = margin;
+    if crate::real::is_fixed::<T>() {
+        let cap = crate::real::lit::<T>(16.0 * crate::input::fixed_extent_limit::<T>());
+        margin = margin.min(cap);
+    }
+    if cache.is_none()
+        && let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol)
+    {
+        return Ok(Proximity::of(d, margin));
+    }
+    let band = pose_band(pose_a, pose_b, tol);
+    let (frame_a, d) = posed(pose_a, a, pose_b, b, cache, |a, b, s| {
+        gjk::distance_within_unchecked(a, b, margin + band, tol, s)
+    })?;
+    Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+}
