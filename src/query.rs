@@ -321,7 +321,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, None)
+    contact_in(pose_a, a, pose_b, b, tol, None, None)
 }
 
 /// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
@@ -344,11 +344,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, Some(workspace))
+    contact_in(pose_a, a, pose_b, b, tol, Some(workspace), None)
 }
 
 /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when `None`
-/// (only if EPA runs: a separated pair needs none).
+/// (only if EPA runs: a separated pair needs none); warm-started from `cache` (then
+/// without the pair fast paths, as [`distance_with_cache`]) when one is given.
+#[allow(clippy::too_many_arguments)]
 fn contact_in<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -356,6 +358,7 @@ fn contact_in<T, R, const D: usize, A, B>(
     b: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -364,13 +367,15 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    if let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol) {
+    if cache.is_none()
+        && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
+    {
         return Ok(c);
     }
     tol.validate()?;
     crate::input::check_pair(a, b)?;
     let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
+    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache)?;
     let band = pose_band(pose_a, pose_b, tol);
     Ok(Contact {
         lower_bound: c.lower_bound - band,
@@ -382,12 +387,15 @@ where
     })
 }
 
-/// [`contact`] in A's frame (`b` already placed there).
+/// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
+/// vertices re-derived from the current shapes) and its final simplex stored back on
+/// success.
 fn contact_local<T, const D: usize, A, B>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -397,14 +405,20 @@ where
 {
     let (ra, rb) = (a.radius(), placed.radius());
     let margin = ra + rb;
-    let mut simplex = Simplex::new();
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
     let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
+    let store = |simplex: &Simplex<T, D>| {
+        if let Some(c) = cache {
+            c.store(simplex);
+        }
+    };
     // Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
     // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
     // or GJK could not prove either) EPA decides.
     if core.proves_apart(T::zero())
         && let Some(n) = normalize(&-core.dir)
     {
+        store(&simplex);
         return Ok(Contact {
             separation: core.upper - margin,
             normal: n,
@@ -424,6 +438,7 @@ where
         Some(ws) => epa(ws),
         None => crate::scratch::with(epa),
     }?;
+    store(&simplex);
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -522,7 +537,13 @@ where
         _ => None,
     };
     if boxes.is_none() {
-        let c = contact_local(a, &Placed::new(b, &rel), tol, Some(&mut workspace.epa))?;
+        let c = contact_local(
+            a,
+            &Placed::new(b, &rel),
+            tol,
+            Some(&mut workspace.epa),
+            None,
+        )?;
         let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
         let local = LocalContact {
             separation: c.separation,
@@ -773,4 +794,44 @@ where
         gjk::distance_within_unchecked(a, b, margin + band, tol, s)
     })?;
     Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+}
+
+// ---------------------------------------------------------------- warm signed distances
+
+/// [`contact`], warm-started from `cache` and leaving GJK's final simplex in it for the
+/// next query on the same pair: GJK starts from the previous simplex (its vertices
+/// re-derived from the shapes as they are now, so a cache from another pair only costs
+/// speed, see [`Cache`]), then EPA runs from GJK's simplex as in [`contact`]. No pair fast
+/// path (as [`distance_with_cache`]); EPA's memory comes from this thread's pool.
+///
+/// # Errors
+/// As [`contact`]. The cache is left unchanged on error.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
+/// use nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let (tol, mut cache) = (Tolerances::default(), Cache::new());
+/// for step in 0..5 {
+///     let pose_b = Isometry3::translation(2.2 - 0.1 * step as f64, 0.0, 0.0);
+///     let c = query::contact_with_cache(&Isometry3::identity(), &cube, &pose_b, &cube, &tol, &mut cache).unwrap();
+///     assert!((c.separation - (0.2 - 0.1 * step as f64)).abs() < 1e-12);
+/// }
+/// ```
+pub fn contact_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    contact_in(pose_a, a, pose_b, b, tol, None, Some(cache))
 }
