@@ -703,7 +703,7 @@ impl<T: Real, const D: usize> Proximity<T, D> {
 /// ```
 /// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
 /// use nalgebra::{Isometry3, Vector3};
-/// let (a, b) = (Cuboid::new(Vector3::new(1.0, 1.0, 1.0)), Ball::new(0.5));
+/// let (a, b) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
 /// let tol = Tolerances::default();
 /// let far = Isometry3::translation(10.0, 0.0, 0.0);
 /// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();

@@ -57,7 +57,8 @@ where
     let (mut cache, mut warm_it, mut cold_it) = (Cache::new(), 0u64, 0u64);
     let mut other = Cache::new();
     for k in 0..steps {
-        // From 2.5 apart to 0.5 deep and back, turning slowly.
+        // B's centre from 2.9 to −1.1 along `dir` (through A's centre) and back: about 1.25
+        // apart to about 1.6 deep; a new rotation every 8 steps.
         let s = k as f64 / steps as f64;
         let along = 2.9 - 4.0 * (1.0 - (2.0 * s - 1.0).abs());
         let (mut pb, _) = translation::<T, D>(&(dir * along));

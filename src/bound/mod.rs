@@ -27,7 +27,7 @@ use nalgebra::{Isometry, Point, SVector};
 /// ```
 /// use convex_proximity::{bound::Aabb, shape::{Ball, Cuboid}};
 /// use nalgebra::{Isometry3, Point3, Vector3};
-/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let cube = Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0));
 /// let a = Aabb::of(&Isometry3::translation(5.0, 0.0, 0.0), &cube).unwrap();
 /// assert!((a.min.x - 4.0).abs() < 1e-12 && (a.max.x - 6.0).abs() < 1e-12);
 /// let b = Aabb::of(&Isometry3::translation(0.0, 0.0, 0.0), &Ball::new(0.5)).unwrap();
@@ -235,7 +235,7 @@ where
 /// ```
 /// use convex_proximity::{bound::BoundingBall, shape::Capsule};
 /// use nalgebra::{Isometry2, Point2};
-/// let c = Capsule::new(Point2::new(-1.0, 0.0), Point2::new(1.0, 0.0), 0.5);
+/// let c = Capsule::new(Point2::new(-1.0f64, 0.0), Point2::new(1.0, 0.0), 0.5);
 /// let b = BoundingBall::of(&Isometry2::new(nalgebra::Vector2::new(3.0, 0.0), 1.0), &c).unwrap();
 /// assert!((b.radius - 1.5).abs() < 1e-12 && (b.center.x - 3.0).abs() < 1e-12);
 /// assert!(b.contains_point(&Point2::new(3.0, 1.4)));
