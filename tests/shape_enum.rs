@@ -440,3 +440,44 @@ fn collections_cross_threads() {
         "{d:?}"
     );
 }
+
+/// A sum or hull inside a `Shape` has no faces: its manifold is the one deepest point,
+/// which agrees with `contact` (separation, normal, the points on both surfaces).
+fn faceless_composites_give_one_contact_point<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D> + ShapeDim<T, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+    Polytope<T, D>: FeatureMap<T, D>,
+    Shape<T, D>: FeatureMap<T, D>,
+{
+    let tol = Tolerances::<T>::default();
+    let slab = Cuboid::<T, D>::new(SVector::from_fn(|i, _| lit(if i == 1 { 0.5 } else { 3.0 })));
+    let cube = Cuboid::<T, D>::new(SVector::repeat(lit(0.3)));
+    let mut rng = Rng(21);
+    for (k, s) in [
+        Shape::sum(cube, Ball::new(lit::<T>(0.2))),
+        Shape::hull(cube, PointShape::new(p(&Point::from(rng.unit::<D>())))),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (pb, _) = random_pose::<T, D>(&mut rng, 0.2);
+        let mut pb = pb;
+        pb.translation.vector[1] += lit(0.9);
+        let pa = nalgebra::Isometry::identity();
+        let c = query::contact(&pa, &slab, &pb, s, &tol).unwrap();
+        let m = query::manifold(&pa, &slab, &pb, s, lit(0.5), &tol).unwrap();
+        let acc = accuracy::<T>(2.0).max(1e-6);
+        assert_eq!(m.len(), 1, "{k}: {m:?}");
+        let q = &m.points()[0];
+        assert!(
+            (f(q.separation) - f(c.separation)).abs() <= acc,
+            "{k}: {m:?} vs {c:?}"
+        );
+        assert!(
+            (back(&m.normal) - back(&c.normal)).amax() <= acc,
+            "{k}: {m:?} vs {c:?}"
+        );
+    }
+}
+cases!(faceless_composites_give_one_contact_point, [2 => d2, 3 => d3]);
