@@ -1,23 +1,6 @@
 //! [`Shape`]: one type for every shape of the crate, for mixed collections.
 //!
-//! Design. The crate's shapes are generic over the dimension `D` except [`Cone`] and
-//! [`Cylinder`], which exist only in 3D (`SupportMap<T, 3>`). An enum over `D` cannot hold
-//! them as variants of their own (`Shape<T, 2>::Cone` would be a value without a support
-//! map), so the enum has one variant, [`Shape::Extra`], whose type depends on the
-//! dimension through the sealed trait [`ShapeDim`]: [`Revolution`] (cone, cylinder) in 3D
-//! and the empty [`NoShape`] elsewhere (that variant cannot be built in 2D). The
-//! alternatives were a second enum for 3D, which would duplicate every composite variant
-//! (a rounded cylinder must live in the 3D enum, a rounded box in both), or a trait object
-//! per shape, which gives up `Clone`, `PartialEq` and the static dispatch.
-//!
-//! Composites ([`Rounded`], [`Transformed`], [`MinkowskiSum`], [`Hull`]) hold boxed
-//! `Shape`s, so any nesting is one type; polytopes are behind an `Arc` (a hull is large
-//! and a scene shares it between bodies).
-//!
-//! Every method of [`SupportMap`] and [`FeatureMap`] is forwarded to the shape inside
-//! (the rounded-core split, `primitive`, `half_extents`, `validate`, `extent`), so a query
-//! on a `Shape` takes the same path and gives the same answer, bit for bit, as on the bare
-//! shape (tests/shape_enum.rs).
+//! The design is explained in the docs of [`Shape`] (this module is private).
 
 use super::{
     Ball, Capsule, Cone, Cuboid, Cylinder, Hull, MinkowskiSum, PointShape, Polytope, Primitive,
@@ -74,9 +57,26 @@ no_extra!(1, 2, 4, 5, 6);
 /// collection works too: [`DynFeatureMap`](super::DynFeatureMap)). It implements
 /// [`SupportMap`] (every query) and, in 2D and 3D, [`FeatureMap`] (manifolds).
 ///
-/// The 3D-only shapes are in [`Shape::Extra`] (see the module's design note); build any
-/// shape with `From`/`into()`. [`MinkowskiSum`] and [`Hull`] have no faces: their
-/// manifold feature is the core's support point (one contact point).
+/// Build any shape with `From`/`into()` or the constructors of the composites.
+///
+/// Design. The crate's shapes are generic over the dimension `D` except [`Cone`] and
+/// [`Cylinder`], which exist only in 3D (`SupportMap<T, 3>`). An enum over `D` cannot hold
+/// them as variants of their own (`Shape<T, 2>::Cone` would be a value without a support
+/// map), so the enum has one variant, [`Shape::Extra`], whose type depends on the
+/// dimension through the sealed trait [`ShapeDim`]: [`Revolution`] (cone, cylinder) in 3D
+/// and the empty [`NoShape`] elsewhere (that variant cannot be built in 2D). The
+/// alternatives were a second enum for 3D, which would duplicate every composite variant
+/// (a rounded cylinder must live in the 3D enum, a rounded box in both), or a trait object
+/// per shape, which gives up `Clone`, `PartialEq` and the static dispatch. Composites
+/// ([`Rounded`], [`Transformed`], [`MinkowskiSum`], [`Hull`]) hold boxed `Shape`s, so any
+/// nesting is one type; polytopes are behind an `Arc` (a hull is large and a scene shares
+/// it between bodies).
+///
+/// Every method of [`SupportMap`] and [`FeatureMap`] is forwarded to the shape inside
+/// (the rounded-core split, `primitive`, `half_extents`, `validate`, `extent`), so a query
+/// on a `Shape` takes the same path and gives the same answer, bit for bit, as on the bare
+/// shape. [`MinkowskiSum`] and [`Hull`] have no faces: their manifold feature is the core's
+/// support point (one contact point).
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid, Cylinder, Shape}};
