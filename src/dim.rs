@@ -14,27 +14,31 @@ mod sealed {
 /// A dimension GJK runs in: `Const<1>` to `Const<6>` (sealed).
 ///
 /// The bound `Const<D>: Dim` appears on every generic query; pick `D` from 1 to 6.
+///
+/// The storage types are bounded `Send + Sync` (they are arrays of the scalar and its
+/// vectors): rustdoc cannot see through `<Const<D> as Dim>::Slots<X>` and showed the types
+/// holding them (`gjk::Cache`, `gjk::Simplex`) as `!Send`/`!Sync` without these bounds.
 pub trait Dim: sealed::Sealed {
     /// Number of simplex vertices: `D + 1`.
     const SLOTS: usize;
     /// `D + 1` slots of `X`.
     #[doc(hidden)]
-    type Slots<X: Copy>: Copy + AsRef<[X]> + AsMut<[X]>;
+    type Slots<X: Copy + Send + Sync>: Copy + AsRef<[X]> + AsMut<[X]> + Send + Sync;
     /// `(D + 1)²` entries of `X` (one per pair of slots).
     #[doc(hidden)]
-    type Pairs<X: Copy>: Copy + AsRef<[X]> + AsMut<[X]>;
+    type Pairs<X: Copy + Send + Sync>: Copy + AsRef<[X]> + AsMut<[X]> + Send + Sync;
     /// `2^(D+1) · (D + 1)` entries of `X` (one row per subset of the slots).
     #[doc(hidden)]
-    type Subsets<X: Copy>: Copy + AsRef<[X]> + AsMut<[X]>;
+    type Subsets<X: Copy + Send + Sync>: Copy + AsRef<[X]> + AsMut<[X]> + Send + Sync;
     /// Slots filled with `x`.
     #[doc(hidden)]
-    fn slots<X: Copy>(x: X) -> Self::Slots<X>;
+    fn slots<X: Copy + Send + Sync>(x: X) -> Self::Slots<X>;
     /// A pair table filled with `x`.
     #[doc(hidden)]
-    fn pairs<X: Copy>(x: X) -> Self::Pairs<X>;
+    fn pairs<X: Copy + Send + Sync>(x: X) -> Self::Pairs<X>;
     /// A subset table filled with `x`.
     #[doc(hidden)]
-    fn subsets<X: Copy>(x: X) -> Self::Subsets<X>;
+    fn subsets<X: Copy + Send + Sync>(x: X) -> Self::Subsets<X>;
 }
 
 macro_rules! dims {
@@ -42,15 +46,15 @@ macro_rules! dims {
         impl sealed::Sealed for Const<$d> {}
         impl Dim for Const<$d> {
             const SLOTS: usize = $slots;
-            type Slots<X: Copy> = [X; $slots];
-            type Pairs<X: Copy> = [X; $pairs];
-            type Subsets<X: Copy> = [X; $subsets];
+            type Slots<X: Copy + Send + Sync> = [X; $slots];
+            type Pairs<X: Copy + Send + Sync> = [X; $pairs];
+            type Subsets<X: Copy + Send + Sync> = [X; $subsets];
             #[inline]
-            fn slots<X: Copy>(x: X) -> [X; $slots] { [x; $slots] }
+            fn slots<X: Copy + Send + Sync>(x: X) -> [X; $slots] { [x; $slots] }
             #[inline]
-            fn pairs<X: Copy>(x: X) -> [X; $pairs] { [x; $pairs] }
+            fn pairs<X: Copy + Send + Sync>(x: X) -> [X; $pairs] { [x; $pairs] }
             #[inline]
-            fn subsets<X: Copy>(x: X) -> [X; $subsets] { [x; $subsets] }
+            fn subsets<X: Copy + Send + Sync>(x: X) -> [X; $subsets] { [x; $subsets] }
         }
     )*};
 }

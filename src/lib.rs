@@ -7,7 +7,12 @@
 //! - [`query::distance`]: distance, closest points, the normal from A to B, proven lower
 //!   and upper bounds, iteration count and why GJK stopped.
 //! - [`query::intersects`]: the separating-axis GJK (ISA-GJK) with early exit.
-//! - `*_with_cache`: warm starts from the previous simplex of the same pair.
+//! - [`query::distance_within`]: is the distance above a margin? Stops at the first
+//!   separating plane beyond it, else the distance ([`query::Proximity`]).
+//! - `*_with_cache`: warm starts from the previous simplex of the same pair (distance,
+//!   intersection, margin, signed distance: [`query::contact_with_cache`]).
+//! - [`shape::Shape`], [`shape::DynFeatureMap`]: mixed collections; [`bound`]: boxes and
+//!   balls of posed shapes for a broad phase (docs/collections.md).
 //! - [`gjk`]: the same on two support maps already in one frame.
 //! - [`query::cast_ray`], [`query::cast_shapes`], [`query::time_of_impact`],
 //!   [`query::motion_is_free`]: continuous collision ([`cast`], docs/casts.md).
@@ -40,6 +45,7 @@
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+pub mod bound;
 pub mod cast;
 pub mod clip;
 mod dim;

@@ -321,7 +321,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, None)
+    contact_in(pose_a, a, pose_b, b, tol, None, None)
 }
 
 /// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
@@ -344,11 +344,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, Some(workspace))
+    contact_in(pose_a, a, pose_b, b, tol, Some(workspace), None)
 }
 
 /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when `None`
-/// (only if EPA runs: a separated pair needs none).
+/// (only if EPA runs: a separated pair needs none); warm-started from `cache` (then
+/// without the pair fast paths, as [`distance_with_cache`]) when one is given.
+#[allow(clippy::too_many_arguments)]
 fn contact_in<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -356,6 +358,7 @@ fn contact_in<T, R, const D: usize, A, B>(
     b: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -364,13 +367,15 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    if let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol) {
+    if cache.is_none()
+        && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
+    {
         return Ok(c);
     }
     tol.validate()?;
     crate::input::check_pair(a, b)?;
     let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace)?;
+    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache)?;
     let band = pose_band(pose_a, pose_b, tol);
     Ok(Contact {
         lower_bound: c.lower_bound - band,
@@ -382,12 +387,15 @@ where
     })
 }
 
-/// [`contact`] in A's frame (`b` already placed there).
+/// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
+/// vertices re-derived from the current shapes) and its final simplex stored back on
+/// success.
 fn contact_local<T, const D: usize, A, B>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -397,14 +405,20 @@ where
 {
     let (ra, rb) = (a.radius(), placed.radius());
     let margin = ra + rb;
-    let mut simplex = Simplex::new();
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
     let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
+    let store = |simplex: &Simplex<T, D>| {
+        if let Some(c) = cache {
+            c.store(simplex);
+        }
+    };
     // Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
     // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
     // or GJK could not prove either) EPA decides.
     if core.proves_apart(T::zero())
         && let Some(n) = normalize(&-core.dir)
     {
+        store(&simplex);
         return Ok(Contact {
             separation: core.upper - margin,
             normal: n,
@@ -427,6 +441,7 @@ where
         Some(ws) => epa(ws),
         None => crate::scratch::with(epa),
     }?;
+    store(&simplex);
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -686,7 +701,13 @@ where
         _ => None,
     };
     if boxes.is_none() {
-        let c = contact_local(a, &Placed::new(b, &rel), tol, Some(&mut workspace.epa))?;
+        let c = contact_local(
+            a,
+            &Placed::new(b, &rel),
+            tol,
+            Some(&mut workspace.epa),
+            None,
+        )?;
         let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
         let local = LocalContact {
             separation: c.separation,
@@ -773,4 +794,208 @@ fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
         T::zero()
     };
     move |extent| width.abs() + eps * crate::real::lit::<T>(256.0) * extent + floor
+}
+
+// ---------------------------------------------------------------- margin queries
+
+/// The answer of [`distance_within`]: how the distance compares with a margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Proximity<T: Real, const D: usize> {
+    /// The distance is proven larger than the margin: a separating plane, found as soon as
+    /// GJK's lower bound passed the margin and the rounding band.
+    Disjoint {
+        /// A proven lower bound of the distance, at least the margin (equal to it when the
+        /// strict test that proved the pair beyond it rounds to the margin itself).
+        lower_bound: T,
+        /// GJK's iterations (1 for a pair with a closed form).
+        iterations: u32,
+    },
+    /// Apart, and not proven farther than the margin: the distance, closest points, normal
+    /// and bounds exactly as [`distance`] computes them (the same run). `distance` is at
+    /// most the margin up to its bounds' width.
+    WithinMargin(Distance<T, D>),
+    /// Touching or overlapping (distance 0 within the touching tolerance), as [`distance`]
+    /// answers it: a common point, no normal.
+    Intersecting(Distance<T, D>),
+}
+
+impl<T: Real, const D: usize> Proximity<T, D> {
+    /// Whether the shapes are proven farther apart than the margin.
+    #[must_use]
+    pub fn is_disjoint(&self) -> bool {
+        matches!(self, Self::Disjoint { .. })
+    }
+
+    /// The distance when the pair is within the margin (apart or intersecting).
+    #[must_use]
+    pub fn distance(&self) -> Option<&Distance<T, D>> {
+        match self {
+            Self::Disjoint { .. } => None,
+            Self::WithinMargin(d) | Self::Intersecting(d) => Some(d),
+        }
+    }
+
+    /// A distance classified against the margin: GJK stopped at a separating axis beyond
+    /// it (its early exit), or a converged lower bound above it.
+    fn of(d: Distance<T, D>, margin: T) -> Self {
+        if d.termination == Termination::SeparatingAxis || d.lower_bound > margin {
+            // The exit's test `μ > margin + bands` is strict; subtracting the bands again
+            // can round an ulp below the margin.
+            Self::Disjoint {
+                lower_bound: d.lower_bound.max(margin),
+                iterations: d.iterations,
+            }
+        } else if d.normal.is_none() {
+            Self::Intersecting(d)
+        } else {
+            Self::WithinMargin(d)
+        }
+    }
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` are farther apart than
+/// `margin`, and their distance when they are not: a planner's clearance check, which
+/// needs the distance only near the obstacles. GJK stops as soon as its separating-plane
+/// lower bound exceeds the margin (plus the rounding), so a far pair costs the few
+/// iterations that prove it; a pair within the margin gets the same run, and the same
+/// answer, as [`distance`].
+///
+/// # Errors
+/// As [`distance`]; [`QueryError::InvalidTolerance`] (`"margin"`) for a negative or
+/// non-finite margin.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry3, Vector3};
+/// let (a, b) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// let far = Isometry3::translation(10.0, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::Disjoint { lower_bound, .. } if lower_bound > 0.5));
+/// let near = Isometry3::translation(1.8, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &near, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::WithinMargin(d) if (d.distance - 0.3).abs() < 1e-12));
+/// ```
+pub fn distance_within<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    within(pose_a, a, pose_b, b, margin, tol, None)
+}
+
+/// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
+/// [`Cache`]; an early exit leaves the simplex that proved the pair apart).
+///
+/// # Errors
+/// As [`distance_within`]. The cache is left unchanged on error.
+#[allow(clippy::too_many_arguments)]
+pub fn distance_within_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    within(pose_a, a, pose_b, b, margin, tol, Some(cache))
+}
+
+/// [`distance_within`] with an optional warm start. The pair fast paths answer first (as
+/// in [`distance`]); GJK's margin is widened by the poses' rounding band, which
+/// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
+/// margin. Fixed-point caps the margin at 16× the range of a coordinate (no two shapes in
+/// range are that far apart), so that adding the radii cannot wrap.
+fn within<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    cache: Option<&mut Cache<T, D>>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    if !(margin >= T::zero()) || !margin.is_finite() {
+        return Err(QueryError::InvalidTolerance { field: "margin" });
+    }
+    let mut margin = margin;
+    if crate::real::is_fixed::<T>() {
+        let cap = crate::real::lit::<T>(16.0 * crate::input::fixed_extent_limit::<T>());
+        margin = margin.min(cap);
+    }
+    if cache.is_none()
+        && let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol)
+    {
+        return Ok(Proximity::of(d, margin));
+    }
+    let band = pose_band(pose_a, pose_b, tol);
+    let (frame_a, d) = posed(pose_a, a, pose_b, b, cache, |a, b, s| {
+        gjk::distance_within_unchecked(a, b, margin + band, tol, s)
+    })?;
+    Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+}
+
+// ---------------------------------------------------------------- warm signed distances
+
+/// [`contact`], warm-started from `cache` and leaving GJK's final simplex in it for the
+/// next query on the same pair: GJK starts from the previous simplex (its vertices
+/// re-derived from the shapes as they are now, so a cache from another pair only costs
+/// speed, see [`Cache`]), then EPA runs from GJK's simplex as in [`contact`]. No pair fast
+/// path (as [`distance_with_cache`]); EPA's memory comes from this thread's pool.
+///
+/// # Errors
+/// As [`contact`]. The cache is left unchanged on error.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
+/// use nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let (tol, mut cache) = (Tolerances::default(), Cache::new());
+/// for step in 0..5 {
+///     let pose_b = Isometry3::translation(2.2 - 0.1 * step as f64, 0.0, 0.0);
+///     let c = query::contact_with_cache(&Isometry3::identity(), &cube, &pose_b, &cube, &tol, &mut cache).unwrap();
+///     assert!((c.separation - (0.2 - 0.1 * step as f64)).abs() < 1e-12);
+/// }
+/// ```
+pub fn contact_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    contact_in(pose_a, a, pose_b, b, tol, None, Some(cache))
 }

@@ -14,7 +14,7 @@ use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Vecto
 /// sealed.
 pub trait RotationDim<T: Real, const D: usize>: CastDim<T, D> {
     /// The angular velocity: `T` in 2D, `Vector3<T>` in 3D.
-    type Angular: Copy + core::fmt::Debug + PartialEq;
+    type Angular: Copy + core::fmt::Debug + PartialEq + Send + Sync;
     /// The cosine of the covering radius of the unit directions `{−1, 0, 1}^D \ 0`,
     /// normalised, rounded down: every unit vector is within that angle of one of them
     /// (2D: cos 22.5° = 0.92388; 3D: 0.88645, the hole equidistant from `e₁`,

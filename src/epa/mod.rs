@@ -53,9 +53,10 @@ mod sealed {
 
 /// The dimensions with penetration depth and contacts: `Const<2>` and `Const<3>` (sealed).
 pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
-    /// The reusable storage of one dimension's EPA.
+    /// The reusable storage of one dimension's EPA (`Send + Sync`: rustdoc cannot see
+    /// through the projection and showed [`Workspace`] as `!Send`/`!Sync` without it).
     #[doc(hidden)]
-    type Storage: Default + Clone + core::fmt::Debug;
+    type Storage: Default + Clone + core::fmt::Debug + Send + Sync;
 
     /// EPA in this dimension; see [`penetration`].
     #[doc(hidden)]

@@ -158,6 +158,31 @@ where
     Ok(out.rounded(a.radius(), margin))
 }
 
+/// [`distance_unchecked`], stopped early (termination [`Termination::SeparatingAxis`],
+/// the distance then only an upper bound) once a separating plane proves the distance
+/// beyond `margin`; otherwise the same run, so the same answer, as [`distance_unchecked`].
+pub(crate) fn distance_within_unchecked<T, const D: usize, A, B>(
+    a: &A,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    tol.validate()?;
+    let radii = a.radius() + b.radius();
+    let mode = Mode::Within {
+        margin: radii + margin,
+    };
+    let out = Run::new(a, b, tol, simplex, mode).go()?;
+    Ok(out.rounded(a.radius(), radii))
+}
+
 /// Whether `a` and `b` (in one common frame) touch or overlap, stopping at the first
 /// separating axis (ISA-GJK, van den Bergen 1999 §5).
 ///

@@ -22,6 +22,9 @@ pub(crate) enum Mode<T> {
     Distance,
     /// Stop as soon as the core distance is proved above or below `margin`.
     Intersect { margin: T },
+    /// Run to convergence unless the core distance is first proved above `margin`
+    /// (`SeparatingAxis`): `query::distance_within`.
+    Within { margin: T },
 }
 
 /// One GJK run on the cores of `a` and `b`.
@@ -200,9 +203,10 @@ where
             // The origin is a point of A − B (or inside the warm simplex).
             return Ok(out);
         }
-        let intersect = match self.mode {
-            Mode::Intersect { margin } => Some(margin),
-            Mode::Distance => None,
+        let (intersect, beyond) = match self.mode {
+            Mode::Intersect { margin } => (Some(margin), Some(margin)),
+            Mode::Within { margin } => (None, Some(margin)),
+            Mode::Distance => (None, None),
         };
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
@@ -212,7 +216,7 @@ where
             out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
             out.band = r.band(out.coords);
             out.lower = out.lower.max(plane_bound(&v, out.upper, &sp.w));
-            if let Some(margin) = intersect
+            if let Some(margin) = beyond
                 && out.proves_apart(margin)
             {
                 out.termination = Termination::SeparatingAxis;

@@ -38,6 +38,14 @@ impl<T: Real> Ball<T> {
             radius: check_nonneg(radius, "radius")?,
         })
     }
+
+    /// The radius, as a method: `b.radius()` on a `Ball` needs no dimension (the trait
+    /// method [`SupportMap::radius`] is implemented for every `D`, so a bare call was
+    /// ambiguous, E0284). The same value as the field.
+    #[must_use]
+    pub fn radius(&self) -> T {
+        self.radius
+    }
 }
 
 impl<T: Real, const D: usize> SupportMap<T, D> for Ball<T> {
