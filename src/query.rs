@@ -8,7 +8,7 @@ use crate::{
     clip::{self, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
-    gjk::{self, Cache, Distance, Mode, Run, Simplex},
+    gjk::{self, Cache, Distance, Mode, Run, Simplex, SupportPoint},
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
@@ -424,6 +424,21 @@ where
         Some(ws) => epa(ws),
         None => crate::scratch::with(epa),
     }?;
+    // EPA found no overlap (`Touching`: the origin on or outside the boundary of the cores'
+    // A − B). Its pair `a − b` (a point of A − B) is 0 only if the origin is on a facet it
+    // found; GJK, stopped before proving the cores apart (its iteration cap), holds another
+    // point `v`. A depth of 0 with a pair `‖a − b‖` apart broke `b − a = separation · n`
+    // (docs/epa.md §4): the pair nearer the origin is the answer, apart by its length.
+    if p.termination == Termination::Touching {
+        let pair = SupportPoint {
+            w: core.v,
+            a: core.a,
+            b: core.b,
+        };
+        let bounds = (core.lower.min(core.upper), core.upper, core.band);
+        let (it, term) = (core.iterations, core.termination);
+        return Ok(touching_cores(&pair, bounds, term, it, &p, ra, rb));
+    }
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -440,6 +455,56 @@ where
         iterations: core.iterations + p.iterations,
         termination: p.termination,
     })
+}
+
+/// The contact of cores EPA found touching (no overlap): GJK's pair `(core.a, core.b)` or
+/// EPA's, whichever is nearer; touching along EPA's normal when that pair is within the
+/// rounding, else apart by its length along it. Bounds: EPA's (the depth is at most its
+/// upper bound) and GJK's (‖v‖ above, its plane bound below).
+fn touching_cores<T: Real, const D: usize>(
+    gjk: &SupportPoint<T, D>,
+    (lower, upper, band): (T, T, T),
+    termination: Termination,
+    iterations: u32,
+    p: &epa::Penetration<T, D>,
+    ra: T,
+    rb: T,
+) -> Contact<T, D> {
+    let margin = ra + rb;
+    let epa = SupportPoint {
+        w: p.point_a - p.point_b,
+        a: p.point_a,
+        b: p.point_b,
+    };
+    let pair = if upper <= crate::real::norm(&epa.w) {
+        gjk
+    } else {
+        &epa
+    };
+    let len = crate::real::norm(&pair.w);
+    let (gap, n) = match normalize(&-pair.w) {
+        Some(n) if len > band => (len, n),
+        _ => (T::zero(), p.normal),
+    };
+    let above = if termination == Termination::Contained {
+        gap
+    } else {
+        upper.max(gap)
+    };
+    Contact {
+        separation: gap - margin,
+        normal: n,
+        point_a: pair.a + n.into_inner() * ra,
+        point_b: pair.b - n.into_inner() * rb,
+        lower_bound: lower.max(-p.upper_bound).min(gap) - margin - band,
+        upper_bound: above - margin + band,
+        iterations: iterations + p.iterations,
+        termination: if gap > T::zero() && !termination.is_converged() {
+            termination
+        } else {
+            p.termination
+        },
+    }
 }
 
 /// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points
