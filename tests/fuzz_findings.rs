@@ -10,9 +10,12 @@ use convex_proximity::{
     Real, Termination, Tolerances,
     epa::ContactDim,
     lit, query,
-    shape::{Ball, Cuboid},
+    shape::{Ball, Cuboid, Polytope},
 };
-use nalgebra::{Const, Isometry2, Matrix2, Rotation2, SVector, Translation2, UnitComplex};
+use nalgebra::{
+    Const, Isometry, Isometry2, Matrix2, Point, Rotation, Rotation2, SVector, Translation,
+    Translation2, UnitComplex,
+};
 
 /// `contact`'s own promise, `point_b − point_a = separation · normal`: the largest
 /// coordinate of the difference.
@@ -127,3 +130,90 @@ fn epa_touching_answer_keeps_a_consistent_pair_reproduction_all() {
     #[cfg(feature = "fixed")]
     epa_touching_answer_keeps_a_consistent_pair_reproduction::<Fx>();
 }
+
+// ------------------------------------------- F5: an EPA cap spent before any face support
+
+/// The signed distance of `x` to conv(`pts`) (inside: exact, the largest facet offset;
+/// outside: a lower bound of the distance, enough to catch a point off the surface).
+fn hull_signed_distance<const D: usize>(
+    normals: &[SVector<f64, D>],
+    pts: &[Point<f64, D>],
+    x: &Point<f64, D>,
+) -> f64 {
+    normals
+        .iter()
+        .map(|n| n.dot(&x.coords) - vertex_support(pts, n))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Concentric (or nearly) pairs: GJK stops on a vertex at the origin and EPA's seed
+/// spends `2D` supports along the axes before its first polytope. With a user's cap of
+/// 1–8 EPA iterations the cap was reached before any face's support: the depth's upper
+/// bound fell back to the face's own distance and its witnesses, mixed from the first
+/// polytope's vertices, lay deep inside the shapes (fuzz sweep, 3D f64, caps 5 and 6: a
+/// witness 0.92 inside A, the truth outside the bounds [0.335, 0.335]). The nearest face
+/// is now probed once past the cap when none was: the bounds hold the truth and the
+/// witnesses are within their width of the surfaces.
+fn epa_cap_spent_by_the_seed_still_bounds_the_depth<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let mut rng = Rng(11);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 60 } else { 600 };
+    let mut capped = 0;
+    for i in 0..n {
+        // Centrally symmetric: the polytope's centre is its frame's origin, B's centre.
+        let mut cloud = rng.sphere_points::<D>(if D == 2 { 8 } else { 6 }, SVector::zeros(), 1.0);
+        cloud.extend(cloud.clone().iter().map(|x| Point::from(-x.coords)));
+        let h: SVector<f64, D> = rng.vector(0.2, 0.8);
+        let (pa, pa64) = random_pose::<T, D>(&mut rng, 1.0);
+        let (mut pb, _) = random_pose::<T, D>(&mut rng, 1.0);
+        pb.translation = pa.translation;
+        if i % 2 == 1 {
+            pb.translation.vector += v::<T, D>(&rng.vector(-0.05, 0.05));
+        }
+        let pb64 = Isometry::from_parts(
+            Translation::from(back(&pb.translation.vector)),
+            Rotation::from_matrix_unchecked(pb.rotation.matrix().map(f::<T>)),
+        );
+        let Ok(a) = Polytope::try_new(cloud.iter().map(p::<T, D>).collect()) else {
+            continue;
+        };
+        let b = Cuboid::new(v::<T, D>(&h));
+        let tol = Tolerances::<T> {
+            epa_max_iterations: 1 + (rng.next_u64() % 8) as u32,
+            ..tol::<T>()
+        };
+        let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
+        // The oracles on the inputs as `T` holds them.
+        let wa: Vec<_> = a
+            .points()
+            .iter()
+            .map(|x| pa64.transform_point(&pback(x)))
+            .collect();
+        let wb = box_vertices(&back(&b.half_extents), &pb64);
+        let truth = -sat_depth(&wa, &wb, 2.0).depth;
+        let width = f(c.upper_bound) - f(c.lower_bound);
+        let ctx = || format!("case {i}: truth {truth}, {c:?}");
+        assert!(
+            f(c.lower_bound) <= truth + acc && truth - acc <= f(c.upper_bound),
+            "bounds: {}",
+            ctx()
+        );
+        let na = facet_normals(&wa);
+        let da = hull_signed_distance(&na, &wa, &pback(&c.point_a));
+        let db = box_signed_distance(
+            &back(&b.half_extents),
+            &pb64.inverse_transform_point(&pback(&c.point_b)).coords,
+        );
+        assert!(
+            da.abs() <= width + acc && db.abs() <= width + acc,
+            "witnesses off the surfaces (A {da}, B {db}): {}",
+            ctx()
+        );
+        capped += usize::from(c.termination == Termination::MaxIterations);
+    }
+    assert!(capped > n / 4, "{capped} capped cases");
+}
+cases!(epa_cap_spent_by_the_seed_still_bounds_the_depth, [2 => d2, 3 => d3]);
