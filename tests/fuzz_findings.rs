@@ -10,7 +10,7 @@ use convex_proximity::{
     Real, Termination, Tolerances,
     epa::ContactDim,
     lit, query,
-    shape::{Ball, Cuboid, Polytope},
+    shape::{Ball, Cuboid, Polytope, Transformed},
 };
 use nalgebra::{
     Const, Isometry, Isometry2, Matrix2, Point, Rotation, Rotation2, SVector, Translation,
@@ -217,3 +217,48 @@ where
     assert!(capped > n / 4, "{capped} capped cases");
 }
 cases!(epa_cap_spent_by_the_seed_still_bounds_the_depth, [2 => d2, 3 => d3]);
+
+/// The same mechanism at default tolerances (`cargo fuzz`, `query_3d`, 10 artifacts, f32
+/// and f64): a ball stretched by a singular map (rows 2 and 3 equal: a flat ellipse, `D −
+/// 1` dimensional) and a small ball whose centre lies on it. The cores touch, `A − B` is
+/// flat, and EPA's touching pair was a facet point 0.03 to 0.06 from the origin, so the
+/// witnesses were that far off `separation · normal`. Now GJK's pair (a common point of
+/// the cores) is taken. Here the flat core is a singular `Transformed` ball in 2D (a
+/// segment) and 3D (an ellipse), the small ball's centre on it; before the fix 3D f32
+/// and f64 failed (witnesses 0.12 and 7.2e-3 off), 2D and fixed-point did not reach it.
+fn flat_core_touching_a_point_core_keeps_a_common_point<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let mut rng = Rng(5);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    for i in 0..if cfg!(debug_assertions) { 200 } else { 2000 } {
+        // Singular: in 3D the third row repeats the second (an ellipse), in 2D the
+        // second row is zero (a segment).
+        let mut m = nalgebra::SMatrix::<f64, D, D>::from_fn(|_, _| rng.uniform(-1.5, 1.5));
+        for r in 2..D {
+            let row = m.row(1).into_owned();
+            m.set_row(r, &row);
+        }
+        if D == 2 {
+            m.set_row(1, &nalgebra::SMatrix::<f64, 1, D>::zeros());
+        }
+        let r = rng.uniform(0.3, 2.0);
+        let t: SVector<f64, D> = rng.vector(-1.0, 1.0);
+        let a = Transformed::new(Ball::new(lit::<T>(r)), m.map(lit::<T>), v::<T, D>(&t));
+        // A point of the flat core: the image of a point of the ball.
+        let u: SVector<f64, D> = rng.unit::<D>() * r * rng.uniform(0.0, 0.9);
+        let centre = m * u + t;
+        let (pb, _) = translation::<T, D>(&centre);
+        let b = Ball::new(lit::<T>(0.05));
+        let c = query::contact(&Isometry::identity(), &a, &pb, &b, &tol::<T>()).expect("valid");
+        let ctx = || format!("case {i}: {c:?}");
+        assert!(witness_gap(&c) <= acc, "witnesses: {}", ctx());
+        assert!(
+            f(c.lower_bound) <= -0.05 + acc && -0.05 - acc <= f(c.upper_bound),
+            "bounds: {}",
+            ctx()
+        );
+    }
+}
+cases!(flat_core_touching_a_point_core_keeps_a_common_point, [2 => d2, 3 => d3]);
