@@ -38,7 +38,7 @@ fn box_signed_distance<const D: usize>(h: &SVector<f64, D>, x: &SVector<f64, D>)
 /// nearest the origin, up to 0.68 from it (fuzz sweep, 2D f64: a ball whose centre is
 /// 0.23 outside a box got separation −r, witnesses 0.55 apart where `separation · normal`
 /// put them at 0). A `Touching` EPA answer now takes the pair nearer the origin, GJK's or
-/// EPA's, and is apart by its length along it: witnesses exact, truth inside the bounds.
+/// EPA's, apart by its length along it after GJK's cap: witnesses exact, truth inside the bounds.
 fn epa_touching_answer_keeps_a_consistent_pair<T: Real, const D: usize>()
 where
     Const<D>: ContactDim<T, D>,
