@@ -8,7 +8,7 @@ use crate::{
     clip::{self, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
-    gjk::{self, Cache, Distance, Mode, Run, Simplex},
+    gjk::{self, Cache, Distance, Mode, Run, Simplex, SupportPoint},
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
@@ -431,6 +431,7 @@ where
         });
     }
     if let Some(c) = touching_contact(a, placed, &core, &simplex, tol, ra, rb)? {
+        store(&simplex);
         return Ok(c);
     }
     // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
@@ -442,6 +443,21 @@ where
         None => crate::scratch::with(epa),
     }?;
     store(&simplex);
+    // EPA found no overlap (`Touching`: the origin on or outside the boundary of the cores'
+    // A − B). Its pair `a − b` (a point of A − B) is 0 only if the origin is on a facet it
+    // found; GJK, stopped before proving the cores apart (its iteration cap), holds another
+    // point `v`. A depth of 0 with a pair `‖a − b‖` apart broke `b − a = separation · n`
+    // (docs/epa.md §4): the pair nearer the origin is the answer, apart by its length.
+    if p.termination == Termination::Touching {
+        let pair = SupportPoint {
+            w: core.v,
+            a: core.a,
+            b: core.b,
+        };
+        let bounds = (core.lower.min(core.upper), core.upper, core.band);
+        let (it, term) = (core.iterations, core.termination);
+        return Ok(touching_cores(&pair, bounds, term, it, &p, ra, rb));
+    }
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
     if core.termination != Termination::Contained {
@@ -619,6 +635,59 @@ fn hyperplane_normal<T: Real, const D: usize>(
         );
     }
     normalize(&m).map(Unit::into_inner)
+}
+
+/// The contact of cores EPA found touching (no overlap): GJK's pair `(core.a, core.b)` or
+/// EPA's, whichever is nearer; apart by its length along it when GJK stopped at its cap
+/// and the pair is beyond the rounding, else touching along EPA's normal. Bounds: EPA's (the depth is at most its
+/// upper bound) and GJK's (‖v‖ above, its plane bound below).
+fn touching_cores<T: Real, const D: usize>(
+    gjk: &SupportPoint<T, D>,
+    (lower, upper, band): (T, T, T),
+    termination: Termination,
+    iterations: u32,
+    p: &epa::Penetration<T, D>,
+    ra: T,
+    rb: T,
+) -> Contact<T, D> {
+    let margin = ra + rb;
+    let epa = SupportPoint {
+        w: p.point_a - p.point_b,
+        a: p.point_a,
+        b: p.point_b,
+    };
+    let pair = if upper <= crate::real::norm(&epa.w) {
+        gjk
+    } else {
+        &epa
+    };
+    // Apart by the pair's length only when GJK was stopped by its cap: a GJK that stopped
+    // by its own criteria on a curved core leaves ‖v‖ far above the distance (6e-7 where
+    // the truth was 1e-14, fuzz sweep), and EPA's verdict, touching, is the better one.
+    let len = crate::real::norm(&pair.w);
+    let (gap, n) = match normalize(&-pair.w) {
+        Some(n) if len > band && termination == Termination::MaxIterations => (len, n),
+        _ => (T::zero(), p.normal),
+    };
+    let above = if termination == Termination::Contained {
+        gap
+    } else {
+        upper.max(gap)
+    };
+    Contact {
+        separation: gap - margin,
+        normal: n,
+        point_a: pair.a + n.into_inner() * ra,
+        point_b: pair.b - n.into_inner() * rb,
+        lower_bound: lower.max(-p.upper_bound).min(gap) - margin - band,
+        upper_bound: above - margin + band,
+        iterations: iterations + p.iterations,
+        termination: if gap > T::zero() && !termination.is_converged() {
+            termination
+        } else {
+            p.termination
+        },
+    }
 }
 
 /// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points

@@ -831,15 +831,32 @@ pub fn run_polytope<T: Real, const D: usize>(data: &[u8]) -> Verdict {
         Err(_) => return Ok(()),
     };
     let size = pts.iter().fold(0.0f64, |s, x| s.max(x.coords.amax())) + 1.0;
-    let tolerance = 1e3 * f(T::default_epsilon()) * size
+    // The hull's documented acceptance (docs/hull.md §4): a point at most `1024 · round`
+    // (`round` = 16 ε₆₄ s) in front of its nearest triangle, at the tolerances of the
+    // attempt that built it (up to 256 times the first's). For f64 input that is above
+    // 1e3 ε s: needles 1e-12 thick came out with points 1.6e-10 outside (finding F6).
+    let side = (0..D).fold(0.0f64, |m, k| {
+        let (lo, hi) = pts
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                (l.min(x[k]), h.max(x[k]))
+            });
+        m.max(hi - lo)
+    });
+    let s = side + size - 1.0;
+    let acceptance = 1024.0 * 256.0 * 16.0 * f64::EPSILON * s;
+    let tolerance = (1e3 * f(T::default_epsilon()) * size).max(acceptance)
         + 1e-5 * f64::from(u8::from(crate::common::is_fixed::<T>()));
     for face in poly.faces() {
         let nrm = back(&face.normal().into_inner());
         let k = face.vertex_indices()[0];
         let off = nrm.dot(&back(&cloud[k].coords));
         for q in &cloud {
-            if nrm.dot(&back(&q.coords)) > off + tolerance {
-                return Err(format!("point {q} outside face {face:?} of {pts:?}"));
+            let excess = nrm.dot(&back(&q.coords)) - off;
+            if excess > tolerance {
+                return Err(format!(
+                    "point {q} outside face by excess {excess:e} {face:?} of {pts:?}"
+                ));
             }
         }
     }

@@ -126,45 +126,56 @@ impl<T: Real> Polygon2<T> {
         B: SupportMap<T, 2> + ?Sized,
     {
         let mut upper: Option<T> = None;
+        // The edge whose support set `upper`: its witnesses are within `upper − dist` of
+        // the surfaces (docs/epa.md §1), so a stop by the cap finishes on it.
+        let mut probed: Option<Edge<T>> = None;
         let r = Rounding::of(tol);
         loop {
             let Some((i, n, dist)) = self.closest_edge() else {
-                return Ok(self.finish(
-                    0,
-                    any_axis(),
-                    T::zero(),
-                    upper,
-                    iterations,
-                    Termination::Degenerate,
-                ));
+                let e = self.edge_at(0, any_axis(), T::zero());
+                return Ok(e.finish(upper, iterations, Termination::Degenerate));
             };
             let lower = dist.max(T::zero());
-            if iterations >= tol.epa_max_iterations {
-                return Ok(self.finish(i, n, lower, upper, iterations, Termination::MaxIterations));
+            let here = self.edge_at(i, n, lower);
+            if iterations >= tol.epa_max_iterations && probed.is_some() {
+                let e = probed.unwrap_or(here);
+                return Ok(e.finish(upper, iterations, Termination::MaxIterations));
             }
+            // Past the cap only when no edge was probed yet (the seed spent the budget):
+            // without a support the depth has no upper bound.
             let w = support(a, b, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
-            let up = upper.map_or(wd, |u| u.min(wd));
-            upper = Some(up);
+            if upper.is_none_or(|u| wd < u) {
+                (upper, probed) = (Some(wd), Some(here));
+            }
+            if iterations > tol.epa_max_iterations {
+                let e = probed.unwrap_or(here);
+                return Ok(e.finish(upper, iterations, Termination::MaxIterations));
+            }
+            let up = upper.unwrap_or(wd);
             let m = super::coords(&self.verts).max(super::coords(&[w]));
             if up - lower <= tol.epa_rel * up + r.band(m) {
-                return Ok(self.finish(i, n, lower, upper, iterations, Termination::Converged));
+                return Ok(here.finish(upper, iterations, Termination::Converged));
             }
             let j = (i + 1) % self.verts.len();
             if w.w == self.verts[i].w || w.w == self.verts[j].w {
-                return Ok(self.finish(
-                    i,
-                    n,
-                    lower,
-                    upper,
-                    iterations,
-                    Termination::RepeatedSupport,
-                ));
+                return Ok(here.finish(upper, iterations, Termination::RepeatedSupport));
             }
             if !self.insert(i, w) {
-                return Ok(self.finish(i, n, lower, upper, iterations, Termination::Degenerate));
+                return Ok(here.finish(upper, iterations, Termination::Degenerate));
             }
+        }
+    }
+
+    /// Edge `i` with normal `n` at distance `lower`, copied out of the polygon.
+    fn edge_at(&self, i: usize, n: Unit<Vector2<T>>, lower: T) -> Edge<T> {
+        let m = self.verts.len();
+        Edge {
+            p: self.verts[i % m],
+            q: self.verts[(i + 1) % m],
+            n,
+            lower,
         }
     }
 
@@ -208,19 +219,26 @@ impl<T: Real> Polygon2<T> {
         self.verts.push(w);
         true
     }
+}
 
-    /// The result on edge `i` with normal `n` at distance `lower`.
+/// An edge of the polygon: its ends, outward normal and distance from the origin.
+#[derive(Clone, Copy)]
+struct Edge<T: Real> {
+    p: SupportPoint<T, 2>,
+    q: SupportPoint<T, 2>,
+    n: Unit<Vector2<T>>,
+    lower: T,
+}
+
+impl<T: Real> Edge<T> {
+    /// The result on this edge: the origin's projection onto it and the witnesses there.
     fn finish(
         &self,
-        i: usize,
-        n: Unit<Vector2<T>>,
-        lower: T,
         upper: Option<T>,
         iterations: u32,
         termination: Termination,
     ) -> Penetration<T, 2> {
-        let m = self.verts.len();
-        let (p, q) = (&self.verts[i % m], &self.verts[(i + 1) % m]);
+        let (p, q, lower) = (&self.p, &self.q, self.lower);
         // The origin's projection onto the edge: p + t (q − p).
         let e = q.w - p.w;
         let ee = e.norm_squared();
@@ -232,7 +250,7 @@ impl<T: Real> Polygon2<T> {
         let lerp = |x: &Point<T, 2>, y: &Point<T, 2>| x + (y - x) * t;
         Penetration {
             depth: lower,
-            normal: n,
+            normal: self.n,
             point_a: lerp(&p.a, &q.a),
             point_b: lerp(&p.b, &q.b),
             lower_bound: lower,

@@ -352,7 +352,14 @@ impl<T: Real> Polytope3<T> {
             }
             best = Some(best.map_or(dist, |bd| bd.max(dist)));
             if iterations >= tol.epa_max_iterations {
-                // This face's support is unknown, so are its witnesses' errors.
+                // This face's support is unknown, so are its witnesses' errors: finish on the
+                // probed face. None yet (the seed spent the budget): probe this one, past
+                // the cap, or the depth would have no upper bound (docs/epa.md §1).
+                if probed.is_none() {
+                    let w = support(a, b, &n, limit)?;
+                    iterations += 1;
+                    (upper, probed) = (Some(n.dot(&w.w)), Some(face));
+                }
                 let f = probed.unwrap_or(face);
                 return Ok(self.finish(f, upper, iterations, Termination::MaxIterations));
             }
