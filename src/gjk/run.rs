@@ -264,7 +264,7 @@ where
                 // direction (a face normal, reorthogonalised) can be the better one: one
                 // support along it may prove the lower bound the old direction could not
                 // (an f32 edge direction 6e-3 off left 0 for a 1e-5 gap).
-                self.bound_along(&c.dir, limit, &r, &mut out)?;
+                self.bound_along(&c.dir, &r, &mut out)?;
                 out.termination = if intersect.is_some_and(|m| out.proves_apart(m)) {
                     Termination::SeparatingAxis
                 } else {
@@ -286,24 +286,19 @@ where
         Ok(out)
     }
 
-    /// The plane bound along `dir` ([`plane_bound`] of the support point `s(−dir)`) into
-    /// `out.lower`, with the point's range checked and counted in the rounding band.
+    /// The plane bound along `dir` ([`plane_min`], clamped at 0) into `out.lower`, the
+    /// support point's coordinates counted in the rounding band.
     fn bound_along(
         &self,
         dir: &SVector<T, D>,
-        limit: Option<T>,
         r: &Rounding<T>,
         out: &mut Outcome<T, D>,
     ) -> Result<(), QueryError> {
-        let n = norm(dir);
-        if !(n > T::zero()) {
-            return Ok(());
+        if let Some((low, coords)) = plane_min(self.a, self.b, dir)? {
+            out.coords = out.coords.max(coords);
+            out.band = r.band(out.coords);
+            out.lower = out.lower.max(low);
         }
-        let sp = SupportPoint::new(self.a.core_support(&-*dir), self.b.core_support(dir));
-        check_range(&sp, limit)?;
-        out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
-        out.band = r.band(out.coords);
-        out.lower = out.lower.max(plane_bound(dir, n, &sp.w));
         Ok(())
     }
 }
