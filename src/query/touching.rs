@@ -43,52 +43,31 @@ where
     let mut dirs = [SVector::<T, D>::zeros(); 3];
     let n_dirs = touching_directions(core, simplex, &mut dirs);
     for dir in &dirs[..n_dirs] {
-        if let Some(c) = touching_along(a, placed, core, dir, tol, ra, rb)? {
-            return Ok(Some(c));
+        let Some(n) = normalize(&-*dir) else {
+            continue;
+        };
+        let Some((low, coords)) = gjk::plane_min(a, placed, dir)? else {
+            continue;
+        };
+        let band = core
+            .band
+            .max(crate::tolerance::Rounding::of(tol).band(coords.max(core.coords)));
+        if !(low >= -band) {
+            continue;
         }
+        let margin = ra + rb;
+        return Ok(Some(Contact {
+            separation: core.upper - margin,
+            normal: n,
+            point_a: core.a + n.into_inner() * ra,
+            point_b: core.b - n.into_inner() * rb,
+            lower_bound: low.min(core.upper) - margin - band,
+            upper_bound: core.upper - margin + band,
+            iterations: core.iterations + 1,
+            termination: Termination::Touching,
+        }));
     }
     Ok(None)
-}
-
-/// [`touching_contact`] along one direction `dir` (pointing into `A − B`).
-fn touching_along<T, const D: usize, A, B>(
-    a: &A,
-    placed: &B,
-    core: &gjk::Outcome<T, D>,
-    dir: &SVector<T, D>,
-    tol: &Tolerances<T>,
-    ra: T,
-    rb: T,
-) -> Result<Option<Contact<T, D>>, QueryError>
-where
-    T: Real,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    let Some(n) = normalize(&-*dir) else {
-        return Ok(None);
-    };
-    let Some((low, coords)) = gjk::plane_min(a, placed, dir)? else {
-        return Ok(None);
-    };
-    let band = core
-        .band
-        .max(crate::tolerance::Rounding::of(tol).band(coords.max(core.coords)));
-    if !(low >= -band) {
-        return Ok(None);
-    }
-    let margin = ra + rb;
-    Ok(Some(Contact {
-        separation: core.upper - margin,
-        normal: n,
-        point_a: core.a + n.into_inner() * ra,
-        point_b: core.b - n.into_inner() * rb,
-        lower_bound: low.min(core.upper) - margin - band,
-        upper_bound: core.upper - margin + band,
-        iterations: core.iterations + 1,
-        termination: Termination::Touching,
-    }))
 }
 
 /// Directions into `A − B` along which a plane may bound a touching pair's separation
