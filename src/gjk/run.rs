@@ -358,6 +358,11 @@ pub(crate) fn check_range<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     limit: Option<T>,
 ) -> Result<(), QueryError> {
+    // Floats: a NaN or ∞ in `a` or `b` reaches `w = a − b` (∞ − ∞ is NaN), and an
+    // overflowing ‖w‖² is out of range too: one test on the common path.
+    if limit.is_none() && p.w.norm_squared().is_finite() {
+        return Ok(());
+    }
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
         let nan = |x: &T| x.partial_cmp(x).is_none();
         if p.a.coords.iter().any(nan) || p.b.coords.iter().any(nan) {

@@ -40,7 +40,8 @@ pub(crate) struct Closest<T: Real, const D: usize> {
     pub a: Point<T, D>,
     /// Its witness on B, `Σ λᵢ bᵢ`.
     pub b: Point<T, D>,
-    /// The largest coordinate magnitude over the vertices used (the simplex's scale).
+    /// The largest coordinate magnitude over the vertices used, or over the whole simplex
+    /// (the rounding's scale: at least the vertices used).
     pub scale: T,
     /// Whether the solution used all `D + 1` vertices (the origin is inside).
     pub full: bool,
@@ -240,18 +241,27 @@ where
     /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
     fn solve_volumes(&mut self, r: &Rounding<T>) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
-        let scale = self.points().fold(T::zero(), |m: T, p| m.max(p.w.amax()));
-        let k = pow2_scale(scale);
-        let y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
-        let mut y = y;
+        let mut scale = T::zero();
         for (i, p) in pts.iter().enumerate() {
-            y.as_mut()[i] = if k == T::one() { p.w } else { p.w * k };
+            if self.bits & (1 << i) != 0 {
+                scale = scale.max(p.w.amax());
+            }
         }
-        let cand = volumes::closest(y.as_ref(), self.bits);
-        let mut c = volumes::to_closest(&cand, pts);
-        if k != T::one() {
+        let k = pow2_scale(scale);
+        let (cand, mut c) = if k == T::one() {
+            // The common case: the vertices as they are, read in place.
+            let cand = volumes::closest(&volumes::Ws(pts), self.bits);
+            (cand, volumes::to_closest(&cand, pts, scale))
+        } else {
+            let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
+            for (i, p) in pts.iter().enumerate() {
+                y.as_mut()[i] = p.w * k;
+            }
+            let cand = volumes::closest(y.as_ref(), self.bits);
+            let mut c = volumes::to_closest(&cand, pts, scale);
             c.v /= k;
-        }
+            (cand, c)
+        };
         // Floats: `v` is as accurate in direction as the normal (and `‖v‖` then serves as
         // `‖dir‖`); fixed-point rounds `v`'s components to an ulp each and keeps the normal.
         if !crate::real::is_fixed::<T>() {

@@ -10,9 +10,30 @@
 //! - the plane normal is scaled by its largest component before the projection, so
 //!   `n·n` neither vanishes nor overflows in fixed-point.
 
-use super::simplex::Closest;
+use super::simplex::{Closest, SupportPoint};
 use crate::Real;
+use core::ops::Index;
 use nalgebra::SVector;
+
+/// The vertices `yᵢ` a solver reads: a simplex's own points (their `w`, no copy) or
+/// scaled copies.
+pub(crate) trait Verts<T: Real, const D: usize>:
+    Index<usize, Output = SVector<T, D>>
+{
+}
+
+impl<T: Real, const D: usize, Y: Index<usize, Output = SVector<T, D>> + ?Sized> Verts<T, D> for Y {}
+
+/// A simplex's vertices read in place: `ws[i]` is `pts[i].w`.
+pub(crate) struct Ws<'a, T: Real, const D: usize>(pub &'a [SupportPoint<T, D>]);
+
+impl<T: Real, const D: usize> Index<usize> for Ws<'_, T, D> {
+    type Output = SVector<T, D>;
+    #[inline]
+    fn index(&self, i: usize) -> &SVector<T, D> {
+        &self.0[i].w
+    }
+}
 
 /// A candidate answer on a sub-simplex: its slots, barycentric coordinates by slot, the
 /// point and its squared norm.
@@ -28,7 +49,7 @@ pub(crate) struct Candidate<T: Real, const D: usize> {
 }
 
 impl<T: Real, const D: usize> Candidate<T, D> {
-    fn vertex(y: &[SVector<T, D>], i: usize) -> Self {
+    fn vertex<Y: Verts<T, D> + ?Sized>(y: &Y, i: usize) -> Self {
         let mut lambda = [T::zero(); 4];
         lambda[i] = T::one();
         Self {
@@ -77,7 +98,10 @@ fn slots(set: u8) -> ([usize; 4], usize) {
 /// The closest point of the simplex `y[set]` (at most `D + 1 ≤ 4` vertices) to the origin.
 /// A candidate with all `D + 1` vertices means the sign tests put the origin inside; the
 /// caller checks that claim against the residual (a flat simplex can pass on noise).
-pub(crate) fn closest<T: Real, const D: usize>(y: &[SVector<T, D>], set: u8) -> Candidate<T, D> {
+pub(crate) fn closest<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
+    set: u8,
+) -> Candidate<T, D> {
     debug_assert!(D <= 3 && set != 0);
     let (s, n) = slots(set);
     match n {
@@ -92,7 +116,11 @@ pub(crate) fn closest<T: Real, const D: usize>(y: &[SVector<T, D>], set: u8) -> 
 /// S1D: the segment `y_i y_j`. Its Voronoi regions along `t = y_j − y_i`: `λ_j = −y_i·t / t·t`
 /// clamped to `[0, 1]` ([MPB17] §3.2; the projection on the largest axis gives the same
 /// ratio).
-fn segment<T: Real, const D: usize>(y: &[SVector<T, D>], i: usize, j: usize) -> Candidate<T, D> {
+fn segment<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
+    i: usize,
+    j: usize,
+) -> Candidate<T, D> {
     let t = y[j] - y[i];
     let tt = t.norm_squared();
     let num = -y[i].dot(&t);
@@ -147,8 +175,8 @@ fn cross2<T: Real, const D: usize>(u: &SVector<T, D>, w: &SVector<T, D>, p: usiz
 
 /// The best candidate over the edges `(s[k], s[k+1])` of a triangle whose opposite vertex's
 /// area `c[m]` does not share the sign of the whole (the origin is beyond that edge).
-fn edges<T: Real, const D: usize>(
-    y: &[SVector<T, D>],
+fn edges<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
     s: [usize; 3],
     c: [T; 3],
     mu: T,
@@ -171,8 +199,8 @@ fn edges<T: Real, const D: usize>(
 
 /// S2D in 2D: the triangle is full-dimensional; the origin's areas `C_m` (the origin
 /// replacing vertex `m`) against the whole area `μ` ([MPB17] §3.3 without projection).
-fn triangle_2d<T: Real, const D: usize>(
-    y: &[SVector<T, D>],
+fn triangle_2d<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
     i: usize,
     j: usize,
     k: usize,
@@ -202,8 +230,8 @@ fn triangle_2d<T: Real, const D: usize>(
 /// S2D in 3D: the origin projected on the triangle's plane, `p₀ = n (y_i·n)/(n·n)`, then its
 /// areas in the coordinate plane where the triangle's projection is largest (`|n_J|`
 /// largest; [MPB17] §3.3), relative to `p₀`.
-fn triangle<T: Real, const D: usize>(
-    y: &[SVector<T, D>],
+fn triangle<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
     i: usize,
     j: usize,
     k: usize,
@@ -262,8 +290,8 @@ fn det3<T: Real, const D: usize>(a: &SVector<T, D>, b: &SVector<T, D>, c: &SVect
 /// S3D: the tetrahedron's signed volumes with the origin replacing each vertex, against
 /// their sum, the whole volume ([MPB17] §3.4). Facets whose volume disagrees in sign face
 /// the origin and are searched by S2D.
-fn tetrahedron<T: Real, const D: usize>(
-    y: &[SVector<T, D>],
+fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
+    y: &Y,
     i: usize,
     j: usize,
     k: usize,
@@ -300,18 +328,18 @@ fn tetrahedron<T: Real, const D: usize>(
     best.unwrap_or_else(|| Candidate::vertex(y, i))
 }
 
-/// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`.
+/// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`;
+/// `scale` is the simplex's largest coordinate (at least the candidate's).
 pub(crate) fn to_closest<T: Real, const D: usize>(
     cand: &Candidate<T, D>,
-    pts: &[super::SupportPoint<T, D>],
+    pts: &[SupportPoint<T, D>],
+    scale: T,
 ) -> Closest<T, D> {
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
-    let mut scale = T::zero();
     for s in 0..pts.len() {
         if cand.set & (1 << s) != 0 {
             a += pts[s].a.coords * cand.lambda[s];
             b += pts[s].b.coords * cand.lambda[s];
-            scale = scale.max(pts[s].w.amax());
         }
     }
     Closest {
