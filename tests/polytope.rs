@@ -288,6 +288,26 @@ fn support_matches_brute_force<T: Real, const D: usize>() {
 }
 cases!(support_matches_brute_force, [2 => d2, 3 => d3]);
 
+/// A cloud with interior points scans only the points that may win (the hull graph's
+/// nodes): the support values stay the brute-force maximum over every point, and
+/// `points()` still returns the cloud as given.
+fn interior_points_are_not_scanned_but_kept<T: Real, const D: usize>() {
+    let mut rng = Rng(0x1a7e + D as u64);
+    let mut cloud = rng.sphere_points::<D>(12, SVector::zeros(), 1.0);
+    cloud.extend(
+        ball::<D>(&mut rng, 80)
+            .into_iter()
+            .map(|x| Point::from(x.coords * 0.9)),
+    );
+    shuffle(&mut rng, &mut cloud);
+    let given = to_t::<T, D>(&cloud);
+    let poly = Polytope::try_new(given.clone()).unwrap();
+    assert_eq!(poly.points(), &given[..]);
+    let what = format!("interior ({} {D}D)", std::any::type_name::<T>());
+    check_support(&what, &poly, &directions::<D>(&mut rng, 400));
+}
+cases!(interior_points_are_not_scanned_but_kept, [2 => d2, 3 => d3]);
+
 fn cube_and_square_faces_merge<T: Real, const D: usize>() {
     // Corners only, then a grid with face and edge points: the same 2D faces.
     for (what, cloud) in [("corners", grid::<D>(1)), ("grid", grid::<D>(6))] {

@@ -51,7 +51,12 @@ use nalgebra::{Point, SVector, Unit};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Polytope<T: Real, const D: usize> {
+    /// The points a support scan reads: every point, or (a hull without a climb whose
+    /// cloud has points that can never win a support query) only the hull graph's nodes,
+    /// ascending (corners and points within its margin of the surface).
     points: Vec<Point<T, D>>,
+    /// The points as given when `points` holds only the nodes.
+    given: Option<Vec<Point<T, D>>>,
     center: Point<T, D>,
     vertices: Vec<usize>,
     faces: Vec<Face<T, D>>,
@@ -150,6 +155,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
         let mut out = Self {
             center: mean(&points)?,
             points,
+            given: None,
             vertices: Vec::new(),
             faces: Vec::new(),
             climb: None,
@@ -172,7 +178,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
     /// The points as given.
     #[must_use]
     pub fn points(&self) -> &[Point<T, D>] {
-        &self.points
+        self.given.as_deref().unwrap_or(&self.points)
     }
 
     /// The hull's corner vertices as indices into [`points`](Self::points), ascending.
@@ -283,6 +289,17 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             })
             .collect();
         self.vertices = mesh.vertices;
+        // Interior points never win a support query (the graph holds every point that
+        // may): a cloud of 90 points around an 8-gon scans 8. A climb reads the graph.
+        let climbs = D == 3 && mesh.nodes.len() >= Self::HILL_CLIMB_MIN_VERTICES;
+        if !climbs && mesh.nodes.len() < self.points.len() {
+            let scan = mesh
+                .nodes
+                .iter()
+                .map(|&i| self.points[i as usize])
+                .collect();
+            self.given = Some(core::mem::replace(&mut self.points, scan));
+        }
         // 3D only: a polygon's vertices have two neighbours each, so a climb from an
         // unrelated previous answer walks a quarter of the polygon on average (measured
         // slower than the scan on a 1000-vertex circle, docs/PERFORMANCE.md). The same
