@@ -617,6 +617,40 @@ where
 }
 cases!(aligned_pairs, [2 => d2, 3 => d3]);
 
+/// Nested and concentric boxes (and capsules inside boxes): a distance query takes the
+/// overlap's common point from the second core's centre (no witness clip); the answers
+/// agree with the truth and the general path as every other pair's.
+fn nested_and_concentric_boxes<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    if is_fixed::<T>() {
+        return;
+    }
+    let mut rng = Rng(5500);
+    let n = if cfg!(debug_assertions) { 24 } else { 240 };
+    for i in 0..n {
+        let ha: SVector<f64, D> = rng.vector(0.5, 1.5);
+        let b = match i % 3 {
+            0 => Spec::Box(ha),
+            1 => Spec::Box(ha * rng.uniform(0.1, 0.9)),
+            _ => {
+                let u: SVector<f64, D> = rng.vector(-0.3, 0.3);
+                Spec::Capsule(u, -u, rng.uniform(0.05, 0.2))
+            }
+        };
+        let pa = random_pose::<T, D>(&mut rng, 1.0);
+        // B's centre at A's, or moved inside A by up to a quarter of its smallest extent.
+        let shift: SVector<f64, D> = rng.vector(-0.25, 0.25) * ha.min() * ((i % 2) as f64);
+        let mut pb = pa;
+        let t = pa.1.translation.vector + pa.1.rotation.transform_vector(&shift);
+        pb.0.translation.vector = v::<T, D>(&t);
+        pb.1.translation.vector = back(&pb.0.translation.vector);
+        compare(&format!("nested #{i}"), &Spec::Box(ha), &pa, &b, &pb);
+    }
+}
+cases!(nested_and_concentric_boxes, [2 => d2, 3 => d3]);
+
 /// Fixed-point (and floats with tolerances the closed forms do not honour) take the
 /// general path: the answers equal the general path's, field for field.
 fn falls_back<T: Real, const D: usize>()

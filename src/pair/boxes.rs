@@ -216,6 +216,20 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             // Proven apart by the axis, or overlapping by the complete set of axes.
             return Some(Answer::verdict(ax.sep, band, self.coords));
         }
+        if want == Want::Distance && ax.sep < -band {
+            // Overlapping by the complete set of axes: a distance needs only a common
+            // point, and the second box's centre is one whenever it lies in the first
+            // (nested and concentric boxes): no witness clip.
+            if let Some((a, b)) = self.common_of(&[Point::from(self.t)]) {
+                let w = Pair {
+                    p: a,
+                    q: b,
+                    free_a: 0,
+                    free_b: 0,
+                };
+                return Some(self.answer(&w, ax.sep, ax.sep, &ax.n));
+            }
+        }
         let witness = self.witness(&ax);
         let along = witness.filter(|w| self.along(w, &ax));
         if ax.sep > band || (along.is_none() && ax.sep > -band) {
@@ -445,8 +459,13 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// of each other, from the witness pair: `q` inside the first box, or `p` inside the
     /// second.
     fn common(&self, p: &Point<T, D>, q: &Point<T, D>) -> Option<(Point<T, D>, Point<T, D>)> {
+        self.common_of(&[*q, *p, nalgebra::center(p, q)])
+    }
+
+    /// The first of `xs` within the band of both boxes, as that pair of nearest points.
+    fn common_of(&self, xs: &[Point<T, D>]) -> Option<(Point<T, D>, Point<T, D>)> {
         let near = |x: &Point<T, D>, y: &Point<T, D>| norm(&(x - y)) <= self.band;
-        for x in [*q, *p, nalgebra::center(p, q)] {
+        for &x in xs {
             let (xa, xb) = (self.clamp_a(&x).0, self.clamp_b(&x).0);
             if near(&xa, &x) && near(&xb, &x) {
                 return Some((xa, xb));
