@@ -47,6 +47,8 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
     /// A vector along `v`, as accurate in direction as the solver could make it
     /// ([`Closest::dir`]): the search direction and the normal.
     pub(crate) dir: SVector<T, D>,
+    /// `v`'s witnesses on A and on B (not computed by an intersection test once the
+    /// simplex has two vertices: [`Mode::Intersect`] leaves them at the origin).
     pub(crate) a: Point<T, D>,
     pub(crate) b: Point<T, D>,
     /// `‖v‖`, the upper bound of the core distance.
@@ -244,7 +246,9 @@ where
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }
-            let Some(c) = self.simplex.solve(johnson.as_ref(), &r) else {
+            // An intersection test never reads the witnesses.
+            let witnesses = !matches!(self.mode, Mode::Intersect { .. });
+            let Some(c) = self.simplex.solve_for(johnson.as_ref(), &r, witnesses) else {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             };

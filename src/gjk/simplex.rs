@@ -228,9 +228,21 @@ where
         johnson: Option<&Johnson<T, D>>,
         r: &Rounding<T>,
     ) -> Option<Closest<T, D>> {
+        self.solve_for(johnson, r, true)
+    }
+
+    /// [`Self::solve`]; without `witnesses`, the signed-volumes path leaves
+    /// [`Closest::a`] and [`Closest::b`] at the origin (an intersection test never reads
+    /// them: two products per vertex and iteration saved).
+    pub(crate) fn solve_for(
+        &mut self,
+        johnson: Option<&Johnson<T, D>>,
+        r: &Rounding<T>,
+        witnesses: bool,
+    ) -> Option<Closest<T, D>> {
         debug_assert!(self.bits != 0);
         match johnson {
-            None if D <= 3 => self.solve_volumes(r),
+            None if D <= 3 => self.solve_volumes(r, witnesses),
             Some(j) => self.solve_johnson(j, r),
             None => self.search(self.len() == D + 1, r, None),
         }
@@ -239,7 +251,7 @@ where
     /// Signed volumes on the vertices scaled by a power of two into `[1/2, 2)` when their
     /// size would over- or underflow the degree-3 volumes (floats) or lose their digits
     /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
-    fn solve_volumes(&mut self, r: &Rounding<T>) -> Option<Closest<T, D>> {
+    fn solve_volumes(&mut self, r: &Rounding<T>, witnesses: bool) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
         let mut scale = T::zero();
         for (i, p) in pts.iter().enumerate() {
@@ -251,14 +263,14 @@ where
         let (cand, mut c) = if k == T::one() {
             // The common case: the vertices as they are, read in place.
             let cand = volumes::closest(&volumes::Ws(pts), self.bits);
-            (cand, volumes::to_closest(&cand, pts, scale))
+            (cand, volumes::to_closest(&cand, pts, scale, witnesses))
         } else {
             let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
             for (i, p) in pts.iter().enumerate() {
                 y.as_mut()[i] = p.w * k;
             }
             let cand = volumes::closest(y.as_ref(), self.bits);
-            let mut c = volumes::to_closest(&cand, pts, scale);
+            let mut c = volumes::to_closest(&cand, pts, scale, witnesses);
             c.v /= k;
             (cand, c)
         };

@@ -328,18 +328,22 @@ fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     best.unwrap_or_else(|| Candidate::vertex(y, i))
 }
 
-/// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`;
-/// `scale` is the simplex's largest coordinate (at least the candidate's).
+/// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`
+/// (left at the origin without `witnesses`); `scale` is the simplex's largest coordinate
+/// (at least the candidate's).
 pub(crate) fn to_closest<T: Real, const D: usize>(
     cand: &Candidate<T, D>,
     pts: &[SupportPoint<T, D>],
     scale: T,
+    witnesses: bool,
 ) -> Closest<T, D> {
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
-    for s in 0..pts.len() {
-        if cand.set & (1 << s) != 0 {
-            a += pts[s].a.coords * cand.lambda[s];
-            b += pts[s].b.coords * cand.lambda[s];
+    if witnesses {
+        for s in 0..pts.len() {
+            if cand.set & (1 << s) != 0 {
+                a += pts[s].a.coords * cand.lambda[s];
+                b += pts[s].b.coords * cand.lambda[s];
+            }
         }
     }
     Closest {
