@@ -60,14 +60,15 @@ where
     S: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
-    crate::pose::Frame::of(pose)?;
+    // The pose checked and read once as a matrix: the ray in, the normal out.
+    let frame = crate::pose::Frame::of(pose)?;
     super::check_vector(&ray.origin.coords, "ray origin")?;
     super::check_vector(&ray.dir, "ray direction")?;
     if !(max_toi >= T::zero()) {
         return Err(QueryError::InvalidCast { what: "max_toi" });
     }
-    let o = pose.inverse_transform_point(&ray.origin);
-    let d = pose.inverse_transform_vector(&ray.dir);
+    let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - frame.t)));
+    let d = frame.inverse_transform_vector(&ray.dir);
     let closed = shape
         .primitive()
         .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p))
@@ -79,7 +80,7 @@ where
     if let Some(h) = cast.hit.as_mut() {
         h.normal = h
             .normal
-            .map(|n| Unit::new_unchecked(pose.rotation.transform_vector(&n)));
+            .map(|n| Unit::new_unchecked(frame.transform_vector(&n)));
         h.point = ray.point_at(h.toi);
     }
     Ok(cast)
