@@ -45,6 +45,8 @@
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+extern crate alloc;
+
 pub mod bound;
 pub mod cast;
 pub mod clip;
@@ -59,6 +61,8 @@ mod pose;
 pub mod query;
 mod real;
 mod scratch;
+#[cfg(feature = "serde")]
+mod serial;
 pub mod shape;
 mod tolerance;
 

@@ -269,6 +269,30 @@ where
         self.local_center
     }
 
+    /// The motion from its stored parts (serde; the caller checks [`Self::is_valid`]).
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(
+        rotation: SMatrix<T, D, D>,
+        center: Point<T, D>,
+        local_center: Point<T, D>,
+        linear: SVector<T, D>,
+        angular: <Const<D> as RotationDim<T, D>>::Angular,
+    ) -> Self {
+        Self {
+            rotation,
+            center,
+            local_center,
+            linear,
+            angular,
+        }
+    }
+
+    /// The rotation at time 0 and the centre's position then (serde).
+    #[cfg(feature = "serde")]
+    pub(crate) fn start(&self) -> (&SMatrix<T, D, D>, &Point<T, D>) {
+        (&self.rotation, &self.center)
+    }
+
     /// Whether the motion does not rotate.
     pub(crate) fn is_translation(&self) -> bool {
         self.angular == <Const<D> as RotationDim<T, D>>::zero()
