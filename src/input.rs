@@ -7,7 +7,10 @@
 //! [`fixed_extent_limit`] (docs/tolerances.md, "Ranges"). Floating-point queries skip
 //! that part (overflow there is an ∞ the range checks see).
 
+// f64 math without `std`: libm, through num-traits.
 use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// The largest coordinate a fixed-point shape (in its own frame, round part included) or
 /// pose translation may have: `√max / 16`, so that products of two coordinates, with the

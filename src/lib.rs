@@ -20,6 +20,12 @@
 //! Frames: shapes live in their local frames; queries take `nalgebra::Isometry` poses and
 //! return world-frame results, computed internally in A's frame. Units are the user's.
 //!
+//! Cargo features: `std` (default; off: `no_std` with `alloc`, nalgebra through `libm`,
+//! built for `thumbv7em-none-eabihf` in CI; `query::contact`/`query::manifold` then
+//! allocate a workspace per call, the `*_with_workspace` variants do not), `fixed`
+//! (default; simba's fixed-point scalars, with or without `std`), `serde` (every shape,
+//! motion, option and result; reading validates like the constructors).
+//!
 //! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
 //! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,
 //! [`shape::Rounded`]) run on their cores. See `docs/gjk.md` and `docs/tolerances.md`.
@@ -39,12 +45,14 @@
 //!                         &Tolerances::default()).unwrap();
 //! assert!((d.distance - 2.0).abs() < 1e-5);
 //! ```
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(missing_docs)]
 // `!(x > 0)` is deliberate throughout: NaN must fail the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg_attr(not(feature = "std"), macro_use)]
 extern crate alloc;
 
 pub mod bound;

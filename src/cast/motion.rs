@@ -1,6 +1,7 @@
 //! Rigid motions with constant linear and angular velocity, in 2D and 3D, and the proven
 //! bound of how fast the points of a shape move under them (docs/casts.md §4).
 
+// f64 math without `std`: libm, through num-traits.
 use super::CastDim;
 use crate::{
     Real,
@@ -8,6 +9,8 @@ use crate::{
     shape::{Primitive, SupportMap},
 };
 use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Vector3};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// The dimensions with rotations: `Const<2>` (angular velocity a scalar, radians per unit
 /// of time, counter-clockwise) and `Const<3>` (a vector: axis × radians per unit of time),
