@@ -1,6 +1,7 @@
 //! Feature maps: the face (3D) or edge (2D) of a shape most aligned with a direction, with
 //! stable ids (docs/clipping.md §1).
 
+// f64 math without `std`: libm, through num-traits.
 use crate::{
     Real,
     real::normalize,
@@ -9,8 +10,11 @@ use crate::{
         Transformed,
     },
 };
+use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Unit};
 use nalgebra::{Point3, Vector2, Vector3};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// A feature of a shape in its local frame: a convex polygon (3D, counter-clockwise seen
 /// from outside), a segment (an edge), or a single point (a vertex or a round part),

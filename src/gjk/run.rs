@@ -1,6 +1,7 @@
 //! GJK's main loop, shared by the distance and the intersection test
 //! (van den Bergen 1999 §4–5; docs/gjk.md §3).
 
+// f64 math without `std`: libm, through num-traits.
 use super::{
     Distance, Intersection, Termination,
     johnson::Johnson,
@@ -14,6 +15,8 @@ use crate::{
     tolerance::Rounding,
 };
 use nalgebra::{Const, Point, SVector};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// What the loop is for.
 #[derive(Clone, Copy, Debug)]

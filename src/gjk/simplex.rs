@@ -4,9 +4,12 @@
 //! optimality condition, with the exhaustive projection search as the fallback
 //! ([`super::project`]).
 
+// f64 math without `std`: libm, through num-traits.
 use super::{johnson::Johnson, project, volumes};
 use crate::{Real, dim::Dim, tolerance::Rounding};
 use nalgebra::{Const, Point, SMatrix, SVector};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// A vertex of the configuration-space obstacle `A − B`, with its witness points.
 #[derive(Clone, Copy, Debug, PartialEq)]
