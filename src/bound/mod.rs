@@ -14,6 +14,8 @@
 //! query returns for the posed shape lies inside it; the box is within `2·pad` of the
 //! shape's extent along each axis (tests/bounds.rs).
 
+mod swept;
+
 use crate::{
     QueryError, Real,
     pose::{Frame, PoseRotation},

@@ -43,6 +43,9 @@ pub trait RotationDim<T: Real, const D: usize>: CastDim<T, D> {
     /// A bound of `|n·(w × r)| / ‖r‖` for a unit `n`: `‖n × w‖` (3D), `|w|` (2D).
     #[doc(hidden)]
     fn rate(w: &Self::Angular, n: &SVector<T, D>) -> T;
+    /// The angular speed `‖w‖` (radians per unit of time).
+    #[doc(hidden)]
+    fn speed(w: &Self::Angular) -> T;
 }
 
 impl<T: Real> RotationDim<T, 2> for Const<2> {
@@ -65,6 +68,9 @@ impl<T: Real> RotationDim<T, 2> for Const<2> {
         SVector::<T, 2>::new(-r.y, r.x) * *w
     }
     fn rate(w: &T, _n: &SVector<T, 2>) -> T {
+        w.abs()
+    }
+    fn speed(w: &T) -> T {
         w.abs()
     }
 }
@@ -130,6 +136,9 @@ impl<T: Real> RotationDim<T, 3> for Const<3> {
     }
     fn rate(w: &Vector3<T>, n: &SVector<T, 3>) -> T {
         norm(&n.cross(w))
+    }
+    fn speed(w: &Vector3<T>) -> T {
+        norm(w)
     }
 }
 
