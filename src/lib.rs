@@ -24,7 +24,8 @@
 //! built for `thumbv7em-none-eabihf` in CI; `query::contact`/`query::manifold` then
 //! allocate a workspace per call, the `*_with_workspace` variants do not), `fixed`
 //! (default; simba's fixed-point scalars, with or without `std`), `serde` (every shape,
-//! motion, option and result; reading validates like the constructors).
+//! motion, option and result; reading validates like the constructors), `rayon`
+//! (`batch`: many pairs on all cores, each with its own warm cache).
 //!
 //! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
 //! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,
@@ -55,6 +56,8 @@
 #[cfg_attr(not(feature = "std"), macro_use)]
 extern crate alloc;
 
+#[cfg(feature = "rayon")]
+pub mod batch;
 pub mod bound;
 pub mod cast;
 pub mod clip;
