@@ -266,9 +266,9 @@ fn main() {
     println!("batch:           run with --features rayon");
 }
 
-/// 6. All configurations' (link, obstacle) pairs in one scene: the links once per
-/// configuration, the obstacles once; sequential loop, then `batch::contacts` on 1 thread
-/// and on all of rayon's.
+/// Step 6: all configurations' (link, obstacle) pairs in one scene, the links once per
+/// configuration and the obstacles once; the sequential loop, then `batch::contacts` on 1
+/// thread and on all of rayon's.
 #[cfg(feature = "rayon")]
 fn batch(
     links: &[Shape<f64, 3>],

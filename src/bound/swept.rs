@@ -17,7 +17,9 @@
 //!   2ρ·sin²(θ/4)`, the sagitta `s`. So `qₖ(t)` lies within `s` of
 //!   `[min(q₀ₖ, q₁ₖ), max(q₀ₖ, q₁ₖ)]`, inside the merge of the shape's boxes at both ends
 //!   taken about the centre, `B₀ᶜ ∪ B₁ᶜ`, widened by `s`; adding `cₖ(t)`'s interval gives
-//!   `[min(c₀ₖ, c₁ₖ) + B.minₖ − s, max(c₀ₖ, c₁ₖ) + B.maxₖ + s]`.
+//!   `[min(c₀ₖ, c₁ₖ) + B.minₖ − s, max(c₀ₖ, c₁ₖ) + B.maxₖ + s]`. In 3D the offset from
+//!   the chord lies in the turning plane (⊥ ω), so along axis `k` it is at most
+//!   `s·√(1 − ω̂ₖ²)` (nothing along the rotation axis).
 //!
 //! The box is the per-axis intersection of the two (both contain every `p(t)`): tight for
 //! translations and small turns (the sagitta is `≈ r·θ²/8`), the ball's for large turns.
@@ -117,7 +119,9 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// // Half-way the cube stands at 45°: its corner reaches √2 from the centre.
     /// let corner = m.transform_point(0.5, &Point3::new(1.0, 1.0, 1.0));
     /// assert!(b.contains_point(&corner) && b.max.y >= 2f64.sqrt());
-    /// assert!(b.max.y < 1.5 && b.max.z < 1.0 + 1e-9); // tighter than the ball (√3)
+    /// // Within the sagitta 2·√3·sin²(π/8) = 0.507 of the end boxes (the ball: √3), and
+    /// // exact along the rotation axis.
+    /// assert!(b.max.y < 1.0 + 0.508 && (b.max.z - 1.0).abs() < 1e-9);
     /// ```
     pub fn swept<S>(motion: &RigidMotion<T, D>, shape: &S, t_max: T) -> Result<Self, QueryError>
     where
@@ -132,7 +136,8 @@ impl<T: Real, const D: usize> Aabb<T, D> {
         let l = motion.local_center();
         let (c0, c1) = (motion.center_at(T::zero()), motion.center_at(t_max));
         let r = core_reach(shape, &l) + shape.radius();
-        let theta = <Const<D> as RotationDim<T, D>>::speed(&motion.angular_velocity()) * t_max;
+        let w = motion.angular_velocity();
+        let theta = <Const<D> as RotationDim<T, D>>::speed(&w) * t_max;
         // The end boxes about the centre: the shape posed by (R(t), −R(t)·l).
         let about = |t: T| {
             let rot = motion.rotation_at(t);
@@ -158,8 +163,11 @@ impl<T: Real, const D: usize> Aabb<T, D> {
             let e = slack::<T>(r + lo.abs().max(hi.abs())) + pad::<T, D>(r);
             let (mut a, mut b) = (lo - r, hi + r);
             if let Some((bc, sag)) = &chord {
-                a = a.max(lo + bc.min[k] - *sag);
-                b = b.min(hi + bc.max[k] + *sag);
+                // The arc's offset from its chord lies in the turning plane (⊥ ω).
+                let share = <Const<D> as RotationDim<T, D>>::plane_share(&w, k);
+                let sag = *sag * share;
+                a = a.max(lo + bc.min[k] - sag);
+                b = b.min(hi + bc.max[k] + sag);
             }
             min[k] = a - e;
             max[k] = b + e;

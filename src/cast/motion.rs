@@ -46,6 +46,10 @@ pub trait RotationDim<T: Real, const D: usize>: CastDim<T, D> {
     /// The angular speed `‖w‖` (radians per unit of time).
     #[doc(hidden)]
     fn speed(w: &Self::Angular) -> T;
+    /// A bound of `|d·eₖ| / ‖d‖` for any `d ⊥ w` (the plane a point turns in): 1 in 2D,
+    /// `√(1 − ŵₖ²)` in 3D (0 along the axis), 1 for `w = 0`.
+    #[doc(hidden)]
+    fn plane_share(w: &Self::Angular, k: usize) -> T;
 }
 
 impl<T: Real> RotationDim<T, 2> for Const<2> {
@@ -72,6 +76,9 @@ impl<T: Real> RotationDim<T, 2> for Const<2> {
     }
     fn speed(w: &T) -> T {
         w.abs()
+    }
+    fn plane_share(_w: &T, _k: usize) -> T {
+        T::one()
     }
 }
 
@@ -139,6 +146,16 @@ impl<T: Real> RotationDim<T, 3> for Const<3> {
     }
     fn speed(w: &Vector3<T>) -> T {
         norm(w)
+    }
+    fn plane_share(w: &Vector3<T>, k: usize) -> T {
+        let n = norm(w);
+        if !(n > T::zero()) {
+            return T::one();
+        }
+        // ‖w without its k-th component‖ / ‖w‖ ≤ 1 (no overflow in fixed-point).
+        let mut rest = *w;
+        rest[k] = T::zero();
+        (norm(&rest) / n).min(T::one())
     }
 }
 
