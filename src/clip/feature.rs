@@ -1,7 +1,6 @@
 //! Feature maps: the face (3D) or edge (2D) of a shape most aligned with a direction, with
 //! stable ids (docs/clipping.md §1).
 
-// f64 math without `std`: libm, through num-traits.
 use crate::{
     Real,
     real::normalize,
@@ -13,6 +12,7 @@ use crate::{
 use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Unit};
 use nalgebra::{Point3, Vector2, Vector3};
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 

@@ -1,7 +1,6 @@
 //! GJK's main loop, shared by the distance and the intersection test
 //! (van den Bergen 1999 §4–5; docs/gjk.md §3).
 
-// f64 math without `std`: libm, through num-traits.
 use super::{
     Distance, Intersection, Termination,
     johnson::Johnson,
@@ -15,6 +14,7 @@ use crate::{
     tolerance::Rounding,
 };
 use nalgebra::{Const, Point, SVector};
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 

@@ -4,10 +4,10 @@
 //! optimality condition, with the exhaustive projection search as the fallback
 //! ([`super::project`]).
 
-// f64 math without `std`: libm, through num-traits.
 use super::{johnson::Johnson, project, volumes};
 use crate::{Real, dim::Dim, tolerance::Rounding};
 use nalgebra::{Const, Point, SMatrix, SVector};
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 
