@@ -7,8 +7,8 @@
 //! [`fixed_extent_limit`] (docs/tolerances.md, "Ranges"). Floating-point queries skip
 //! that part (overflow there is an ∞ the range checks see).
 
-// f64 math without `std`: libm, through num-traits.
 use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 

@@ -25,7 +25,8 @@
 //! allocate a workspace per call, the `*_with_workspace` variants do not), `fixed`
 //! (default; simba's fixed-point scalars, with or without `std`), `serde` (every shape,
 //! motion, option and result; reading validates like the constructors), `rayon`
-//! (`batch`: many pairs on all cores, each with its own warm cache).
+//! (`batch`: many pairs on all cores, each with its own warm cache), `bvh` (posed shapes
+//! in the `bvh` crate's tree: `bound::BvhEntry`, `bound::overlaps`; f32/f64).
 //!
 //! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
 //! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,

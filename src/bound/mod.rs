@@ -15,6 +15,11 @@
 //! shape's extent along each axis (tests/bounds.rs).
 
 mod swept;
+#[cfg(feature = "bvh")]
+mod tree;
+
+#[cfg(feature = "bvh")]
+pub use tree::{BvhEntry, overlaps};
 
 use crate::{
     QueryError, Real,

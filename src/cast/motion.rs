@@ -1,7 +1,6 @@
 //! Rigid motions with constant linear and angular velocity, in 2D and 3D, and the proven
 //! bound of how fast the points of a shape move under them (docs/casts.md §4).
 
-// f64 math without `std`: libm, through num-traits.
 use super::CastDim;
 use crate::{
     Real,
@@ -9,6 +8,7 @@ use crate::{
     shape::{Primitive, SupportMap},
 };
 use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Vector3};
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 

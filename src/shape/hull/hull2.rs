@@ -1,8 +1,8 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
-// f64 math without `std`: libm, through num-traits.
 use super::{Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique};
 use alloc::vec::Vec;
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 

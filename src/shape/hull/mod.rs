@@ -47,10 +47,10 @@ mod hull2;
 mod hull3;
 mod mesh3;
 
-// f64 math without `std`: libm, through num-traits.
 use alloc::vec::Vec;
 use hull2::hull2;
 use hull3::hull3;
+// f64 math without `std`: libm, through num-traits.
 #[cfg(not(feature = "std"))]
 use num_traits::Float as _;
 
