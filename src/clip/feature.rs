@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Unit};
 use nalgebra::{Point3, Vector2, Vector3};
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// A feature of a shape in its local frame: a convex polygon (3D, counter-clockwise seen

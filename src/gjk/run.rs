@@ -15,7 +15,7 @@ use crate::{
 };
 use nalgebra::{Const, Point, SVector};
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// What the loop is for.
