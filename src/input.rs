@@ -9,7 +9,7 @@
 
 use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// The largest coordinate a fixed-point shape (in its own frame, round part included) or

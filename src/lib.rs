@@ -47,6 +47,7 @@
 //!                         &Tolerances::default()).unwrap();
 //! assert!((d.distance - 2.0).abs() < 1e-5);
 //! ```
+// `no_std` without the `std` feature; unit tests always link `std` (the harness needs it).
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(missing_docs)]
 // `!(x > 0)` is deliberate throughout: NaN must fail the test.

@@ -9,7 +9,7 @@ use crate::{
 };
 use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Vector3};
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// The dimensions with rotations: `Const<2>` (angular velocity a scalar, radians per unit

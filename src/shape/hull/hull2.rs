@@ -3,7 +3,7 @@
 use super::{Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique};
 use alloc::vec::Vec;
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// The hull of a planar cloud (`z` ignored): Andrew's monotone chain, dropping vertices

@@ -51,7 +51,7 @@ use alloc::vec::Vec;
 use hull2::hull2;
 use hull3::hull3;
 // f64 math without `std`: libm, through num-traits.
-#[cfg(not(feature = "std"))]
+#[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
 
 /// "No face" / "no vertex" in the index arrays.
