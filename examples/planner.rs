@@ -194,8 +194,9 @@ fn main() {
     }
     let pairs: usize = candidates.iter().map(Vec::len).sum();
     println!(
-        "broad phase:     {} ({} of {} pairs kept)",
+        "broad phase:     {} (a link's box and its {} box tests; {} of {} pairs kept)",
         per_query(start, n * links.len()),
+        obs.len(),
         pairs,
         n * links.len() * obs.len()
     );
@@ -255,7 +256,7 @@ fn main() {
         }
     }
     println!(
-        "motion check:    {} ({blocked} segments blocked; swept boxes kept {checks} of {} pairs)",
+        "motion check:    {} ({blocked} (link, obstacle, segment) not free; swept boxes kept {checks} of {})",
         per_query(start, checks),
         (n - 1) * links.len() * obs.len()
     );
