@@ -41,7 +41,8 @@ impl fmt::Display for ShapeError {
     }
 }
 
-impl std::error::Error for ShapeError {}
+// `core::error::Error` (Rust 1.81): the same trait as `std::error::Error`, also without `std`.
+impl core::error::Error for ShapeError {}
 
 /// Why a query could not be answered: its input was invalid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,4 +111,5 @@ impl fmt::Display for QueryError {
     }
 }
 
-impl std::error::Error for QueryError {}
+// `core::error::Error` (Rust 1.81): the same trait as `std::error::Error`, also without `std`.
+impl core::error::Error for QueryError {}

@@ -8,6 +8,9 @@
 //! that part (overflow there is an ∞ the range checks see).
 
 use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// The largest coordinate a fixed-point shape (in its own frame, round part included) or
 /// pose translation may have: `√max / 16`, so that products of two coordinates, with the

@@ -20,6 +20,14 @@
 //! Frames: shapes live in their local frames; queries take `nalgebra::Isometry` poses and
 //! return world-frame results, computed internally in A's frame. Units are the user's.
 //!
+//! Cargo features: `std` (default; off: `no_std` with `alloc`, nalgebra through `libm`,
+//! built for `thumbv7em-none-eabihf` in CI; `query::contact`/`query::manifold` then
+//! allocate a workspace per call, the `*_with_workspace` variants do not), `fixed`
+//! (default; simba's fixed-point scalars, with or without `std`), `serde` (every shape,
+//! motion, option and result; reading validates like the constructors), `rayon`
+//! (`batch`: many pairs on all cores, each with its own warm cache), `bvh` (posed shapes
+//! in the `bvh` crate's tree: `bound::BvhEntry`, `bound::overlaps`; f32/f64).
+//!
 //! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
 //! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,
 //! [`shape::Rounded`]) run on their cores. See `docs/gjk.md` and `docs/tolerances.md`.
@@ -39,12 +47,19 @@
 //!                         &Tolerances::default()).unwrap();
 //! assert!((d.distance - 2.0).abs() < 1e-5);
 //! ```
+// `no_std` without the `std` feature; unit tests always link `std` (the harness needs it).
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(missing_docs)]
 // `!(x > 0)` is deliberate throughout: NaN must fail the test.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 // Simplex loops walk bitmasks over slots that index several parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg_attr(not(feature = "std"), macro_use)]
+extern crate alloc;
+
+#[cfg(feature = "rayon")]
+pub mod batch;
 pub mod bound;
 pub mod cast;
 pub mod clip;
@@ -59,6 +74,8 @@ mod pose;
 pub mod query;
 mod real;
 mod scratch;
+#[cfg(feature = "serde")]
+mod serial;
 pub mod shape;
 mod tolerance;
 

@@ -5,38 +5,53 @@
 //!
 //! The workspace is taken out of the pool for the call and put back after it, so a nested
 //! query (a support map that itself queries) gets a fresh one instead of a borrow panic.
+//!
+//! Without the `std` feature there are no thread-locals: each call gets a new workspace
+//! (the `*_with_workspace` queries avoid that allocation).
 
-use core::any::Any;
-use std::cell::RefCell;
-use std::vec::Vec;
+#[cfg(feature = "std")]
+mod pool {
+    use alloc::{boxed::Box, vec::Vec};
+    use core::any::Any;
+    use core::cell::RefCell;
 
-std::thread_local! {
-    static POOL: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+    std::thread_local! {
+        static POOL: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Runs `f` on this thread's pooled `W` (a new one the first time, or while the thread
+    /// is being torn down).
+    pub(crate) fn with<W: Default + 'static, R>(f: impl FnOnce(&mut W) -> R) -> R {
+        let taken = POOL
+            .try_with(|p| {
+                let mut pool = p.try_borrow_mut().ok()?;
+                let i = pool.iter().position(|w| w.is::<W>())?;
+                pool.swap_remove(i).downcast::<W>().ok()
+            })
+            .ok()
+            .flatten();
+        let mut w = taken.unwrap_or_default();
+        let out = f(&mut w);
+        // Back into the pool; dropped if the thread is being torn down.
+        let _ = POOL.try_with(|p| {
+            if let Ok(mut pool) = p.try_borrow_mut() {
+                pool.push(w);
+            }
+        });
+        out
+    }
 }
 
-/// Runs `f` on this thread's pooled `W` (a new one the first time, or while the thread is
-/// being torn down).
+#[cfg(feature = "std")]
+pub(crate) use pool::with;
+
+/// Runs `f` on a new `W` (no thread-locals without `std`).
+#[cfg(not(feature = "std"))]
 pub(crate) fn with<W: Default + 'static, R>(f: impl FnOnce(&mut W) -> R) -> R {
-    let taken = POOL
-        .try_with(|p| {
-            let mut pool = p.try_borrow_mut().ok()?;
-            let i = pool.iter().position(|w| w.is::<W>())?;
-            pool.swap_remove(i).downcast::<W>().ok()
-        })
-        .ok()
-        .flatten();
-    let mut w = taken.unwrap_or_default();
-    let out = f(&mut w);
-    // Back into the pool; dropped if the thread is being torn down.
-    let _ = POOL.try_with(|p| {
-        if let Ok(mut pool) = p.try_borrow_mut() {
-            pool.push(w);
-        }
-    });
-    out
+    f(&mut W::default())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::with;
 

@@ -14,6 +14,13 @@
 //! query returns for the posed shape lies inside it; the box is within `2·pad` of the
 //! shape's extent along each axis (tests/bounds.rs).
 
+mod swept;
+#[cfg(feature = "bvh")]
+mod tree;
+
+#[cfg(feature = "bvh")]
+pub use tree::{BvhEntry, overlaps};
+
 use crate::{
     QueryError, Real,
     pose::{Frame, PoseRotation},

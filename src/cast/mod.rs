@@ -23,6 +23,7 @@ mod sweep;
 mod toi;
 
 pub use linear::cast_shapes;
+pub(crate) use motion::core_reach;
 pub use motion::{RigidMotion, RotationDim};
 pub use ray::cast_ray;
 pub use toi::{motion_is_free, time_of_impact};

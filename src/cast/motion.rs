@@ -8,6 +8,9 @@ use crate::{
     shape::{Primitive, SupportMap},
 };
 use nalgebra::{AbstractRotation, Const, Isometry, Point, SMatrix, SVector, Vector3};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// The dimensions with rotations: `Const<2>` (angular velocity a scalar, radians per unit
 /// of time, counter-clockwise) and `Const<3>` (a vector: axis × radians per unit of time),
@@ -40,6 +43,13 @@ pub trait RotationDim<T: Real, const D: usize>: CastDim<T, D> {
     /// A bound of `|n·(w × r)| / ‖r‖` for a unit `n`: `‖n × w‖` (3D), `|w|` (2D).
     #[doc(hidden)]
     fn rate(w: &Self::Angular, n: &SVector<T, D>) -> T;
+    /// The angular speed `‖w‖` (radians per unit of time).
+    #[doc(hidden)]
+    fn speed(w: &Self::Angular) -> T;
+    /// A bound of `|d·eₖ| / ‖d‖` for any `d ⊥ w` (the plane a point turns in): 1 in 2D,
+    /// `√(1 − ŵₖ²)` in 3D (0 along the axis), 1 for `w = 0`.
+    #[doc(hidden)]
+    fn plane_share(w: &Self::Angular, k: usize) -> T;
 }
 
 impl<T: Real> RotationDim<T, 2> for Const<2> {
@@ -63,6 +73,12 @@ impl<T: Real> RotationDim<T, 2> for Const<2> {
     }
     fn rate(w: &T, _n: &SVector<T, 2>) -> T {
         w.abs()
+    }
+    fn speed(w: &T) -> T {
+        w.abs()
+    }
+    fn plane_share(_w: &T, _k: usize) -> T {
+        T::one()
     }
 }
 
@@ -127,6 +143,19 @@ impl<T: Real> RotationDim<T, 3> for Const<3> {
     }
     fn rate(w: &Vector3<T>, n: &SVector<T, 3>) -> T {
         norm(&n.cross(w))
+    }
+    fn speed(w: &Vector3<T>) -> T {
+        norm(w)
+    }
+    fn plane_share(w: &Vector3<T>, k: usize) -> T {
+        let n = norm(w);
+        if !(n > T::zero()) {
+            return T::one();
+        }
+        // ‖w without its k-th component‖ / ‖w‖ ≤ 1 (no overflow in fixed-point).
+        let mut rest = *w;
+        rest[k] = T::zero();
+        (norm(&rest) / n).min(T::one())
     }
 }
 
@@ -267,6 +296,30 @@ where
     #[must_use]
     pub fn local_center(&self) -> Point<T, D> {
         self.local_center
+    }
+
+    /// The motion from its stored parts (serde; the caller checks [`Self::is_valid`]).
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(
+        rotation: SMatrix<T, D, D>,
+        center: Point<T, D>,
+        local_center: Point<T, D>,
+        linear: SVector<T, D>,
+        angular: <Const<D> as RotationDim<T, D>>::Angular,
+    ) -> Self {
+        Self {
+            rotation,
+            center,
+            local_center,
+            linear,
+            angular,
+        }
+    }
+
+    /// The rotation at time 0 and the centre's position then (serde).
+    #[cfg(feature = "serde")]
+    pub(crate) fn start(&self) -> (&SMatrix<T, D, D>, &Point<T, D>) {
+        (&self.rotation, &self.center)
     }
 
     /// Whether the motion does not rotate.

@@ -9,8 +9,12 @@ use crate::{
         Transformed,
     },
 };
+use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Unit};
 use nalgebra::{Point3, Vector2, Vector3};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// A feature of a shape in its local frame: a convex polygon (3D, counter-clockwise seen
 /// from outside), a segment (an edge), or a single point (a vertex or a round part),

@@ -12,6 +12,7 @@
 pub(crate) mod boxes;
 mod feature;
 
+use alloc::vec::Vec;
 pub use feature::{CAP_POINTS, Feature, FeatureMap};
 
 use crate::{Real, epa::ContactDim, real::normalize};

@@ -19,6 +19,7 @@ use crate::{
     shape::SupportMap,
     tolerance::Rounding,
 };
+use alloc::vec::Vec;
 use nalgebra::{Const, Point, SVector, Unit};
 
 /// The penetration of two overlapping (cores of) shapes in a common frame.

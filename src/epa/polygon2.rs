@@ -9,6 +9,7 @@ use crate::{
     shape::SupportMap,
     tolerance::Rounding,
 };
+use alloc::vec::Vec;
 use nalgebra::{Const, Point, Unit, Vector2};
 
 /// The polygon's vertices, counter-clockwise; reused between queries.

@@ -10,9 +10,10 @@ use crate::{
     shape::SupportMap,
     tolerance::Rounding,
 };
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
 use core::cmp::Ordering;
 use nalgebra::{Const, Point3, Unit, Vector3};
-use std::collections::BinaryHeap;
 
 /// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
 /// across edge `v[k] → v[k+1]` and that face's index of the same edge.

@@ -14,6 +14,9 @@ use crate::{
     tolerance::Rounding,
 };
 use nalgebra::{Const, Point, SVector};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// What the loop is for.
 #[derive(Clone, Copy, Debug)]

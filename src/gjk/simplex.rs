@@ -7,6 +7,9 @@
 use super::{johnson::Johnson, project, volumes};
 use crate::{Real, dim::Dim, tolerance::Rounding};
 use nalgebra::{Const, Point, SMatrix, SVector};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// A vertex of the configuration-space obstacle `A − B`, with its witness points.
 #[derive(Clone, Copy, Debug, PartialEq)]

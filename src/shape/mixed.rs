@@ -10,8 +10,8 @@ use crate::{
     Dim, Real, ShapeError,
     clip::{Feature, FeatureMap},
 };
+use alloc::{boxed::Box, sync::Arc};
 use nalgebra::{Const, Point, SMatrix, SVector};
-use std::sync::Arc;
 
 mod sealed {
     pub trait Sealed {}

@@ -18,6 +18,7 @@ mod rounded;
 mod segment;
 mod transformed;
 
+use alloc::boxed::Box;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use combine::{Hull, MinkowskiSum};

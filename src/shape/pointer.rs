@@ -14,8 +14,8 @@ use crate::{
     Real, ShapeError,
     clip::{Feature, FeatureMap},
 };
+use alloc::{boxed::Box, rc::Rc, sync::Arc};
 use nalgebra::{Point, SVector};
-use std::{rc::Rc, sync::Arc};
 
 /// A thread-safe trait object of a support map: `Box<DynSupportMap<T, D>>` is
 /// `Box<dyn SupportMap<T, D> + Send + Sync>`, for mixed collections that every GJK, EPA and

@@ -7,6 +7,7 @@ use super::hull::{self, Degenerate, HullMesh, Tol};
 use super::{SupportMap, check_finite};
 use crate::real::{is_fixed, lit};
 use crate::{Real, ShapeError};
+use alloc::{boxed::Box, vec::Vec};
 use climb::{Climb, FIXED_MIN_DIR, brute_force};
 use nalgebra::{Point, SVector, Unit};
 

@@ -1,6 +1,10 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
 use super::{Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique};
+use alloc::vec::Vec;
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// The hull of a planar cloud (`z` ignored): Andrew's monotone chain, dropping vertices
 /// within `tol.plane` of the line through their neighbours.

@@ -9,6 +9,7 @@ use super::{
     Degenerate, HullMesh, NONE, PLANE_ROUNDING, Tol, V3, cross, dot, len, line_distance, scaled,
     sub,
 };
+use alloc::vec::Vec;
 
 /// Visibility marks of one insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +177,7 @@ impl Builder<'_> {
     /// (into `ring`).
     fn horizon(&mut self) -> Result<(), Degenerate> {
         let e = self.epoch;
-        let mut h: Vec<(u32, u32, u32)> = std::mem::take(&mut self.ring);
+        let mut h: Vec<(u32, u32, u32)> = core::mem::take(&mut self.ring);
         h.clear();
         for &f in &self.visible {
             let tr = &self.tris[f as usize];
@@ -259,9 +260,9 @@ impl Builder<'_> {
             self.mark.resize(self.tris.len(), (0, Mark::Unseen));
         }
         let (orphans, fresh, kept) = (
-            std::mem::take(&mut self.orphans),
-            std::mem::take(&mut self.fresh),
-            std::mem::take(&mut self.kept),
+            core::mem::take(&mut self.orphans),
+            core::mem::take(&mut self.fresh),
+            core::mem::take(&mut self.kept),
         );
         self.partition(&orphans, &fresh, &kept);
         (self.orphans, self.fresh, self.kept) = (orphans, fresh, kept);

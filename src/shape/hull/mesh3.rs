@@ -6,6 +6,7 @@ use super::{
     Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len, line_distance,
     scaled, sub, triangle_distance2,
 };
+use alloc::vec::Vec;
 
 /// A hull triangle: vertices CCW seen from outside; `adj[k]` is the triangle across the
 /// edge `v[k] → v[k+1]`; the plane `n·x = off` with `n` unit and outward.

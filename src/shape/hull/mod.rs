@@ -47,8 +47,12 @@ mod hull2;
 mod hull3;
 mod mesh3;
 
+use alloc::vec::Vec;
 use hull2::hull2;
 use hull3::hull3;
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// "No face" / "no vertex" in the index arrays.
 const NONE: u32 = u32::MAX;

@@ -6,8 +6,9 @@
 use crate::Real;
 use crate::real::{is_fixed, lit};
 use crate::shape::hull::Tol;
+use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU32, Ordering};
 use nalgebra::{Point, SVector};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// How many plateau nodes the final exploration holds on the stack before it hands the
 /// query to brute force (a face with many tied points, `d = 0`).

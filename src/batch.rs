@@ -1,0 +1,153 @@
+//! Batches of queries on all cores (cargo feature `rayon`): many pairs of one scene, each
+//! with its own warm-start [`Cache`] that the caller keeps between batches, the pairs split
+//! over rayon's worker threads.
+//!
+//! A scene is a slice of shapes and a slice of their poses (one per shape, same index); a
+//! pair is two indices into it. Each query is exactly the sequential one
+//! ([`query::distance_with_cache`], [`query::contact_with_cache`],
+//! [`query::distance_within_with_cache`]) on the pair's own cache, so a batch answers bit
+//! for bit what a loop over the pairs answers, in any thread count. Memory: the caches
+//! are the caller's, EPA's workspace is the worker thread's own (the per-thread pool of
+//! [`query::contact`]: rayon's workers persist, so after the first batch no query
+//! allocates), and the results go into the caller's slice.
+//!
+//! ```
+//! use convex_proximity::{Tolerances, batch, gjk::Cache, shape::{Ball, Cuboid, Shape}};
+//! use nalgebra::{Isometry3, Vector3};
+//! let shapes: Vec<Shape<f64, 3>> = vec![Cuboid::new(Vector3::new(1.0, 1.0, 1.0)).into(),
+//!                                       Ball::new(0.5).into(), Ball::new(0.25).into()];
+//! let poses = [Isometry3::identity(), Isometry3::translation(3.0, 0.0, 0.0),
+//!              Isometry3::translation(0.0, 1.1, 0.0)];
+//! let pairs = [(0, 1), (0, 2), (1, 2)];
+//! let mut caches = vec![Cache::new(); pairs.len()];
+//! let mut out = vec![None; pairs.len()];
+//! batch::contacts(&poses, &shapes, &pairs, &Tolerances::default(), &mut caches, &mut out);
+//! let c = out[0].unwrap().unwrap();
+//! assert!((c.separation - 1.5).abs() < 1e-12);
+//! assert!(out[1].unwrap().unwrap().separation < 0.0); // the small ball dips into the box
+//! ```
+
+use crate::{
+    QueryError, Real, Tolerances,
+    dim::Dim,
+    epa::ContactDim,
+    gjk::{Cache, Distance},
+    pose::PoseRotation,
+    query::{self, Contact, Proximity},
+    shape::SupportMap,
+};
+use nalgebra::{Const, Isometry};
+use rayon::prelude::*;
+
+/// Pairs per rayon task: a query takes about a microsecond, so smaller tasks would spend
+/// more on scheduling than on queries.
+const MIN_PAIRS_PER_TASK: usize = 32;
+
+/// The answer slot of one pair: `None` until the batch fills it.
+pub type Slot<X> = Option<Result<X, QueryError>>;
+
+/// Runs `query(pose_a, a, pose_b, b, cache)` for every pair in parallel, into `out`.
+fn run<T, R, S, X, const D: usize>(
+    poses: &[Isometry<T, R, D>],
+    shapes: &[S],
+    pairs: &[(usize, usize)],
+    caches: &mut [Cache<T, D>],
+    out: &mut [Slot<X>],
+    query: impl Fn(
+        &Isometry<T, R, D>,
+        &S,
+        &Isometry<T, R, D>,
+        &S,
+        &mut Cache<T, D>,
+    ) -> Result<X, QueryError>
+    + Sync,
+) where
+    T: Real,
+    R: Sync,
+    S: Sync,
+    X: Send,
+    Const<D>: Dim,
+{
+    assert_eq!(poses.len(), shapes.len(), "one pose per shape");
+    assert_eq!(caches.len(), pairs.len(), "one cache per pair");
+    assert_eq!(out.len(), pairs.len(), "one output slot per pair");
+    pairs
+        .par_iter()
+        .zip(caches.par_iter_mut())
+        .zip(out.par_iter_mut())
+        .with_min_len(MIN_PAIRS_PER_TASK)
+        .for_each(|((&(i, j), cache), slot)| {
+            *slot = Some(query(&poses[i], &shapes[i], &poses[j], &shapes[j], cache));
+        });
+}
+
+/// The distance of every pair (as [`query::distance_with_cache`] on `caches[k]`), on all
+/// cores, into `out[k]`.
+///
+/// # Panics
+/// If `poses` and `shapes`, or `pairs`, `caches` and `out`, differ in length, or a pair
+/// indexes past the shapes.
+pub fn distances<T, R, S, const D: usize>(
+    poses: &[Isometry<T, R, D>],
+    shapes: &[S],
+    pairs: &[(usize, usize)],
+    tol: &Tolerances<T>,
+    caches: &mut [Cache<T, D>],
+    out: &mut [Slot<Distance<T, D>>],
+) where
+    T: Real,
+    R: PoseRotation<T, D> + Sync,
+    S: SupportMap<T, D> + Sync,
+    Const<D>: Dim,
+{
+    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
+        query::distance_with_cache(pa, a, pb, b, tol, c)
+    });
+}
+
+/// The signed distance of every pair (as [`query::contact_with_cache`] on `caches[k]`:
+/// warm GJK, then EPA on overlapping cores), on all cores, into `out[k]`. 2D and 3D.
+///
+/// # Panics
+/// As [`distances`].
+pub fn contacts<T, R, S, const D: usize>(
+    poses: &[Isometry<T, R, D>],
+    shapes: &[S],
+    pairs: &[(usize, usize)],
+    tol: &Tolerances<T>,
+    caches: &mut [Cache<T, D>],
+    out: &mut [Slot<Contact<T, D>>],
+) where
+    T: Real,
+    R: PoseRotation<T, D> + Sync,
+    S: SupportMap<T, D> + Sync,
+    Const<D>: ContactDim<T, D>,
+{
+    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
+        query::contact_with_cache(pa, a, pb, b, tol, c)
+    });
+}
+
+/// Every pair against a margin (as [`query::distance_within_with_cache`] on `caches[k]`:
+/// the early exit at a separating plane beyond `margin`), on all cores, into `out[k]`.
+///
+/// # Panics
+/// As [`distances`].
+pub fn distances_within<T, R, S, const D: usize>(
+    poses: &[Isometry<T, R, D>],
+    shapes: &[S],
+    pairs: &[(usize, usize)],
+    margin: T,
+    tol: &Tolerances<T>,
+    caches: &mut [Cache<T, D>],
+    out: &mut [Slot<Proximity<T, D>>],
+) where
+    T: Real,
+    R: PoseRotation<T, D> + Sync,
+    S: SupportMap<T, D> + Sync,
+    Const<D>: Dim,
+{
+    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
+        query::distance_within_with_cache(pa, a, pb, b, margin, tol, c)
+    });
+}

@@ -1,0 +1,387 @@
+//! Serialize/Deserialize for the motions, options, bounding volumes and results. Motions,
+//! options and bounding volumes are checked on reading; results are records and are read
+//! as written.
+
+use super::check;
+use crate::{
+    QueryError, Real, Subalgorithm, Termination, Tolerances,
+    bound::{Aabb, BoundingBall},
+    cast::{
+        Cast, CastOptions, CastTermination, LinearMotion, Ray, RayHit, RigidMotion, RotationDim,
+        ShapeHit,
+    },
+    clip::{ContactPoint, FeatureId, Manifold},
+    epa::Penetration,
+    gjk::{Distance, Intersection},
+    query::{Contact, Proximity},
+};
+use alloc::vec::Vec;
+use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// `Serialize` and `Deserialize` through the remote definition `$def`, then `$check` on
+/// reading (`[$($g)*]`: the impl's generics; `[$($p),*]`: the type parameters that must be
+/// (de)serializable; `[$($w)*]`: further where-clauses).
+macro_rules! via {
+    ($def:ident, [$($g:tt)*], $ty:ty, [$($p:ty),*], [$($w:tt)*], |$v:ident| $check:expr) => {
+        impl<$($g)*> Serialize for $ty
+        where
+            $($p: Serialize,)*
+            $($w)*
+        {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $def::serialize(self, s)
+            }
+        }
+        impl<'de, $($g)*> Deserialize<'de> for $ty
+        where
+            $($p: Deserialize<'de>,)*
+            $($w)*
+        {
+            fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+                let $v: $ty = $def::deserialize(d)?;
+                check($check)
+            }
+        }
+    };
+    ($def:ident, [$($g:tt)*], $ty:ty, [$($p:ty),*]) => {
+        via!($def, [$($g)*], $ty, [$($p),*], [], |v| Ok::<_, QueryError>(v));
+    };
+}
+
+// ------------------------------------------------------------------ enums
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Termination")]
+enum TerminationDef {
+    Converged,
+    RepeatedSupport,
+    Contained,
+    Touching,
+    NoProgress,
+    Degenerate,
+    MaxIterations,
+    SeparatingAxis,
+}
+via!(TerminationDef, [], Termination, []);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "CastTermination")]
+enum CastTerminationDef {
+    Converged,
+    StartedWithin,
+    StartedPenetrating,
+    Separating,
+    Horizon,
+    MaxIterations,
+    NoProgress,
+    Degenerate,
+}
+via!(CastTerminationDef, [], CastTermination, []);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Subalgorithm")]
+enum SubalgorithmDef {
+    Auto,
+    Johnson,
+    SignedVolumes,
+}
+via!(SubalgorithmDef, [], Subalgorithm, []);
+
+// ------------------------------------------------------------------ options
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Tolerances")]
+struct TolerancesDef<T> {
+    gjk_rel: T,
+    gjk_touching: T,
+    gjk_resolution: T,
+    gjk_subalgorithm: Subalgorithm,
+    gjk_max_iterations: u32,
+    epa_rel: T,
+    epa_max_iterations: u32,
+    manifold_reference_bias: T,
+    manifold_min_alignment: T,
+}
+via!(TolerancesDef, [T: Real], Tolerances<T>, [T], [], |t| t.validate().map(|()| t));
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "CastOptions")]
+struct CastOptionsDef<T> {
+    max_toi: T,
+    target_distance: T,
+    stop_at_penetration: bool,
+    negative_toi: bool,
+    max_steps: u32,
+}
+via!(CastOptionsDef, [T: Real], CastOptions<T>, [T], [], |o| o.validate().map(|()| o));
+
+// ------------------------------------------------------------------ motions
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Ray")]
+struct RayDef<T: Real, const D: usize> {
+    origin: Point<T, D>,
+    dir: SVector<T, D>,
+}
+via!(RayDef, [T: Real, const D: usize], Ray<T, D>, [T], [], |r| {
+    let finite = crate::real::all_finite(&r.origin.coords) && crate::real::all_finite(&r.dir);
+    if finite { Ok(r) } else { Err("a ray's origin and direction must be finite") }
+});
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "LinearMotion")]
+#[serde(bound(
+    serialize = "T: Serialize, Isometry<T, R, D>: Serialize",
+    deserialize = "T: Deserialize<'de>, Isometry<T, R, D>: Deserialize<'de>"
+))]
+struct LinearMotionDef<T: Real, R, const D: usize> {
+    pose: Isometry<T, R, D>,
+    velocity: SVector<T, D>,
+}
+via!(
+    LinearMotionDef,
+    [T: Real, R, const D: usize],
+    LinearMotion<T, R, D>,
+    [T, Isometry<T, R, D>],
+    [],
+    |m| if crate::real::all_finite(&m.velocity) {
+        Ok(m)
+    } else {
+        Err("a linear motion's velocity must be finite")
+    }
+);
+
+/// A rigid motion as its state at time 0: the rotation matrix, the centre's world position
+/// and local position, the linear and the angular velocity.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "RigidMotion")]
+#[serde(bound(
+    serialize = "T: Serialize, A: Serialize",
+    deserialize = "T: Deserialize<'de>, A: Deserialize<'de>"
+))]
+struct RigidMotionRepr<T: Real, A, const D: usize> {
+    rotation: SMatrix<T, D, D>,
+    center: Point<T, D>,
+    local_center: Point<T, D>,
+    linear: SVector<T, D>,
+    angular: A,
+}
+
+impl<T: Real + Serialize, const D: usize> Serialize for RigidMotion<T, D>
+where
+    Const<D>: RotationDim<T, D>,
+    <Const<D> as RotationDim<T, D>>::Angular: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (rotation, center) = self.start();
+        RigidMotionRepr {
+            rotation: *rotation,
+            center: *center,
+            local_center: self.local_center(),
+            linear: self.linear_velocity(),
+            angular: self.angular_velocity(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de, T: Real + Deserialize<'de>, const D: usize> Deserialize<'de> for RigidMotion<T, D>
+where
+    Const<D>: RotationDim<T, D>,
+    <Const<D> as RotationDim<T, D>>::Angular: Deserialize<'de>,
+{
+    fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        let r: RigidMotionRepr<T, <Const<D> as RotationDim<T, D>>::Angular, D> =
+            RigidMotionRepr::deserialize(d)?;
+        let m = RigidMotion::from_parts(r.rotation, r.center, r.local_center, r.linear, r.angular);
+        if m.is_valid() {
+            Ok(m)
+        } else {
+            Err(serde::de::Error::custom(
+                "a rigid motion must be finite and its rotation a rotation matrix",
+            ))
+        }
+    }
+}
+
+// ------------------------------------------------------------------ bounding volumes
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Aabb")]
+struct AabbDef<T: Real, const D: usize> {
+    min: Point<T, D>,
+    max: Point<T, D>,
+}
+via!(AabbDef, [T: Real, const D: usize], Aabb<T, D>, [T], [], |b| {
+    // `!(min ≤ max)` also catches NaN.
+    if (0..D).all(|k| b.min[k] <= b.max[k]) { Ok(b) } else { Err("an Aabb needs min ≤ max on every axis") }
+});
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "BoundingBall")]
+struct BoundingBallDef<T: Real, const D: usize> {
+    center: Point<T, D>,
+    radius: T,
+}
+via!(BoundingBallDef, [T: Real, const D: usize], BoundingBall<T, D>, [T], [], |b| {
+    let ok = b.radius >= T::zero() && b.radius.is_finite() && crate::real::all_finite(&b.center.coords);
+    if ok { Ok(b) } else { Err("a bounding ball needs a finite centre and a finite radius ≥ 0") }
+});
+
+// ------------------------------------------------------------------ results
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Distance")]
+struct DistanceDef<T: Real, const D: usize> {
+    distance: T,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+    normal: Option<Unit<SVector<T, D>>>,
+    lower_bound: T,
+    upper_bound: T,
+    iterations: u32,
+    termination: Termination,
+}
+via!(DistanceDef, [T: Real, const D: usize], Distance<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Intersection")]
+struct IntersectionDef<T: Real, const D: usize> {
+    intersects: bool,
+    axis: Option<Unit<SVector<T, D>>>,
+    iterations: u32,
+    termination: Termination,
+}
+via!(IntersectionDef, [T: Real, const D: usize], Intersection<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Penetration")]
+struct PenetrationDef<T: Real, const D: usize> {
+    depth: T,
+    normal: Unit<SVector<T, D>>,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+    lower_bound: T,
+    upper_bound: T,
+    iterations: u32,
+    termination: Termination,
+}
+via!(PenetrationDef, [T: Real, const D: usize], Penetration<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Contact")]
+struct ContactDef<T: Real, const D: usize> {
+    separation: T,
+    normal: Unit<SVector<T, D>>,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+    lower_bound: T,
+    upper_bound: T,
+    iterations: u32,
+    termination: Termination,
+}
+via!(ContactDef, [T: Real, const D: usize], Contact<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Proximity")]
+enum ProximityDef<T: Real, const D: usize> {
+    Disjoint { lower_bound: T, iterations: u32 },
+    WithinMargin(Distance<T, D>),
+    Intersecting(Distance<T, D>),
+}
+via!(ProximityDef, [T: Real, const D: usize], Proximity<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "FeatureId")]
+struct FeatureIdDef {
+    a: u32,
+    b: u32,
+}
+via!(FeatureIdDef, [], FeatureId, []);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "ContactPoint")]
+struct ContactPointDef<T: Real, const D: usize> {
+    separation: T,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+    id: FeatureId,
+}
+via!(ContactPointDef, [T: Real, const D: usize], ContactPoint<T, D>, [T]);
+
+/// A manifold as its normal and its points (at most 4).
+#[derive(Serialize)]
+#[serde(rename = "Manifold")]
+struct ManifoldRef<'a, T: Real, const D: usize> {
+    normal: &'a Unit<SVector<T, D>>,
+    points: &'a [ContactPoint<T, D>],
+}
+#[derive(Deserialize)]
+#[serde(rename = "Manifold")]
+struct ManifoldRepr<T: Real, const D: usize> {
+    normal: Unit<SVector<T, D>>,
+    points: Vec<ContactPoint<T, D>>,
+}
+impl<T: Real + Serialize, const D: usize> Serialize for Manifold<T, D> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ManifoldRef {
+            normal: &self.normal,
+            points: self.points(),
+        }
+        .serialize(s)
+    }
+}
+impl<'de, T: Real + Deserialize<'de>, const D: usize> Deserialize<'de> for Manifold<T, D> {
+    fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        let r = ManifoldRepr::deserialize(d)?;
+        if r.points.len() > 4 {
+            return Err(serde::de::Error::invalid_length(
+                r.points.len(),
+                &"at most 4 contact points",
+            ));
+        }
+        let mut m = Manifold::empty(r.normal);
+        for p in r.points {
+            m.push(p);
+        }
+        Ok(m)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Cast")]
+struct CastDef<H, T> {
+    hit: Option<H>,
+    safe_toi: T,
+    iterations: u32,
+    steps: u32,
+    termination: CastTermination,
+}
+via!(CastDef, [H, T], Cast<H, T>, [H, T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "RayHit")]
+struct RayHitDef<T: Real, const D: usize> {
+    toi: T,
+    lower_bound: T,
+    upper_bound: Option<T>,
+    normal: Option<Unit<SVector<T, D>>>,
+    point: Point<T, D>,
+    termination: CastTermination,
+}
+via!(RayHitDef, [T: Real, const D: usize], RayHit<T, D>, [T]);
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "ShapeHit")]
+struct ShapeHitDef<T: Real, const D: usize> {
+    toi: T,
+    lower_bound: T,
+    upper_bound: Option<T>,
+    distance: T,
+    normal: Option<Unit<SVector<T, D>>>,
+    point_a: Point<T, D>,
+    point_b: Point<T, D>,
+    termination: CastTermination,
+}
+via!(ShapeHitDef, [T: Real, const D: usize], ShapeHit<T, D>, [T]);
