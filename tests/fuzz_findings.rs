@@ -8,13 +8,14 @@ mod common;
 use common::*;
 use convex_proximity::{
     Real, Termination, Tolerances,
+    clip::{Feature, FeatureMap},
     epa::ContactDim,
     lit, query,
-    shape::{Ball, Cuboid, Polytope, Transformed},
+    shape::{Ball, Cone, Cuboid, Cylinder, MinkowskiSum, Polytope, SupportMap, Transformed},
 };
 use nalgebra::{
-    Const, Isometry, Isometry2, Matrix2, Point, Rotation, Rotation2, SVector, Translation,
-    Translation2, UnitComplex,
+    Const, Isometry, Isometry2, Matrix2, Matrix3, Point, Point3, Rotation, Rotation2, Rotation3,
+    SVector, Translation, Translation2, Translation3, UnitComplex, Vector3,
 };
 
 /// `contact`'s own promise, `point_b − point_a = separation · normal`: the largest
@@ -262,3 +263,152 @@ where
     }
 }
 cases!(flat_core_touching_a_point_core_keeps_a_common_point, [2 => d2, 3 => d3]);
+
+// ------------------------------- F10: a cone's or cylinder's rim along a near-axial direction
+
+/// The support and the features of a cylinder and a cone along directions a few units of
+/// the scalar's resolution off the axis. The rim point is `r·(dx, dz)/σ`, `σ = ‖(dx, dz)‖`:
+/// in FixedI40F24, `(dx, dz) = (−1, −1)` ulps has `σ` rounded to one ulp, so the rim point
+/// came out at `(−r, −r)`, `√2·r` from the axis, outside the shape (fuzz sweep, 3D fixed:
+/// a distance 0.0381 below the truth, with bounds that excluded it). The radial direction
+/// is now normalised by its larger component first (`real::normalize`): every point stays
+/// on the rim. Floats take supports 1e-30 off the axis, whose squares underflow.
+fn rim_of_a_near_axial_direction_stays_on_the_rim<T: Real>() {
+    let tiny = if is_fixed::<T>() {
+        f(T::default_epsilon())
+    } else {
+        1e-30
+    };
+    let (h, r) = (0.5, 1.0);
+    let cyl = Cylinder::new(lit::<T>(h), lit(r));
+    let cone = Cone::new(lit::<T>(h), lit(r)); // slant normal ∝ (c, r/2h = 1, s)
+    // The rounding of `r·u` and of `u`'s norm: a few ulps (fixed), a few ε (floats).
+    let slack = 8.0 * f(T::default_epsilon()) * r;
+    let radial = |x: &Point3<T>| (f(x.x).powi(2) + f(x.z).powi(2)).sqrt();
+    let mut out = Feature::<T, 3>::default();
+    for a in -4i32..=4 {
+        for b in -4i32..=4 {
+            if a == 0 && b == 0 {
+                continue;
+            }
+            let (x, z) = (lit::<T>(f64::from(a) * tiny), lit::<T>(f64::from(b) * tiny));
+            for y in [T::one(), -T::one()] {
+                let d = Vector3::new(x, y, z);
+                for (name, p) in [("cylinder", cyl.support(&d)), ("cone", cone.support(&d))] {
+                    assert!(radial(&p) <= r + slack, "{name} support {p} along {d}");
+                }
+            }
+            // Side features: the cylinder's side segment (`d` perpendicular to the axis)
+            // and the cone's slant generator (`d_y = σ·r/2h`). Floats: 1e-12, whose
+            // squares the features' tests of the region do not underflow.
+            let (x, z) = if is_fixed::<T>() {
+                (x, z)
+            } else {
+                (
+                    lit::<T>(f64::from(a) * 1e-12),
+                    lit::<T>(f64::from(b) * 1e-12),
+                )
+            };
+            let side = (f(x).powi(2) + f(z).powi(2)).sqrt();
+            let d = Vector3::new(x, T::zero(), z);
+            cyl.feature(&d, &mut out);
+            assert_eq!(out.id, 2, "cylinder side along {d}");
+            for (v, _) in &out.vertices {
+                assert!(
+                    (radial(v) - r).abs() <= slack,
+                    "cylinder side {v} along {d}"
+                );
+            }
+            assert!((back(&out.normal.into_inner()).norm() - 1.0).abs() <= slack);
+            let d = Vector3::new(x, lit::<T>(side), z);
+            cone.feature(&d, &mut out);
+            for (v, _) in &out.vertices {
+                assert!(radial(v) <= r + slack, "cone feature {v} along {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rim_of_a_near_axial_direction_stays_on_the_rim_all() {
+    rim_of_a_near_axial_direction_stays_on_the_rim::<f32>();
+    rim_of_a_near_axial_direction_stays_on_the_rim::<f64>();
+    #[cfg(feature = "fixed")]
+    rim_of_a_near_axial_direction_stays_on_the_rim::<Fx>();
+}
+
+/// The fuzz sweep's reproduction (seed 88166 of `query_3d_fixed`): a flat box against the
+/// sum of a cone and a cylinder. GJK asked B for its support along a direction one ulp
+/// off B's axis; the cylinder's rim point lay 0.6 outside it, and A–B answered 0.21035
+/// with bounds [0.210339, 0.210352] where the distance is 0.2484326 (B–A, which did not
+/// meet that direction, was right). Both orders now hold the truth in every scalar.
+fn rim_of_a_near_axial_direction_reproduction<T: Real>() {
+    let pose = |m: [f64; 9], t: [f64; 3]| {
+        Isometry::<T, Rotation3<T>, 3>::from_parts(
+            Translation3::new(lit::<T>(t[0]), lit(t[1]), lit(t[2])),
+            Rotation3::from_matrix_unchecked(Matrix3::from_column_slice(&m).map(lit::<T>)),
+        )
+    };
+    // Columns of the rotations, as the sweep printed them.
+    let pa = pose(
+        [
+            -0.08666026103839591,
+            -0.9435822089864834,
+            -0.3195975814065957,
+            0.22960548134414788,
+            -0.3310851970346212,
+            0.9152398129677644,
+            -0.9694180326842902,
+            0.005933564589232221,
+            0.24534357688308484,
+        ],
+        [0.8013733119707025, -0.7934996566720074, 1.907408255130846],
+    );
+    let pb = pose(
+        [
+            0.2620960275460224,
+            -0.6748665548639696,
+            -0.689826648855081,
+            -0.2617633653674012,
+            -0.7377328568394875,
+            0.6222782114866152,
+            -0.9288625371367536,
+            0.01747469786533712,
+            -0.3700121917429048,
+        ],
+        [
+            -0.12130922407873657,
+            -0.3567864499885558,
+            -1.765316243228809,
+        ],
+    );
+    let a = Cuboid::new(Vector3::new(
+        lit::<T>(0.7085397116044863),
+        lit(1.9075806820782786),
+        T::zero(),
+    ));
+    let b = MinkowskiSum::new(
+        Cone::new(lit::<T>(0.08070725566491188), lit(1.440753032730602)),
+        Cylinder::new(lit::<T>(0.3244907301441977), lit(1.4671457999542228)),
+    );
+    // f64 GJK at gjk_rel 1e-12, both orders agreeing to 3e-12; the inputs' rounding in
+    // `T` moves it by less than 1e-7.
+    let truth = 0.2484325716543874;
+    let slack = 1e-6;
+    let ab = query::distance(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    let ba = query::distance(&pb, &b, &pa, &a, &tol::<T>()).expect("valid input");
+    for d in [ab, ba] {
+        assert!(
+            f(d.lower_bound) <= truth + slack && truth - slack <= f(d.upper_bound),
+            "{d:?}"
+        );
+    }
+}
+
+#[test]
+fn rim_of_a_near_axial_direction_reproduction_all() {
+    rim_of_a_near_axial_direction_reproduction::<f32>();
+    rim_of_a_near_axial_direction_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    rim_of_a_near_axial_direction_reproduction::<Fx>();
+}
