@@ -450,7 +450,7 @@ fn epa_witnesses_come_from_the_face_holding_the_projection<T: Real>() {
     let n = if cfg!(debug_assertions) { 150 } else { 1500 };
     let mut worst = 0.0f64;
     for i in 0..n {
-        let mut shape = |rng: &mut Rng| {
+        let shape = |rng: &mut Rng| {
             let (e0, e1) = (
                 Point3::from(rng.vector::<3>(-1.0, 1.0)),
                 Point3::from(rng.vector::<3>(-1.0, 1.0)),
@@ -563,4 +563,264 @@ fn clip_against_a_needle_face_stays_within_its_tip_all() {
     clip_against_a_needle_face_stays_within_its_tip::<f64>();
     #[cfg(feature = "fixed")]
     clip_against_a_needle_face_stays_within_its_tip::<Fx>();
+}
+
+/// A pose from the columns of its rotation and its translation, as the sweep prints them.
+fn printed_pose<T: Real>(m: [f64; 9], t: [f64; 3]) -> (Pose<T, 3>, Pose<f64, 3>) {
+    let mt = Matrix3::from_column_slice(&m).map(lit::<T>);
+    let tt = Vector3::new(lit::<T>(t[0]), lit(t[1]), lit(t[2]));
+    (
+        Isometry::from_parts(Translation::from(tt), Rotation::from_matrix_unchecked(mt)),
+        Isometry::from_parts(
+            Translation::from(back(&tt)),
+            Rotation::from_matrix_unchecked(mt.map(f::<T>)),
+        ),
+    )
+}
+
+/// The fuzz sweep's reproduction of the needle (seed 134415 of `manifold_3d_f64`): a
+/// triangle with a corner repeated 1e-12 away against a cylinder; the manifold's point
+/// was 3.4e-7 beyond A's support plane along the normal. (f32 and FixedI40F24 round the
+/// repeated corner onto the first: a flat triangle.)
+fn clip_against_a_needle_face_reproduction<T: Real>() {
+    let cloud = [
+        [0.3634851606012055, -0.993469138628214, -0.5188830395971618],
+        [0.417898832684825, -0.7735255970092317, -0.16639963378347444],
+        [0.43819333180743114, 0.30305943389028767, 0.756618600747692],
+        [0.3634851606012055, -0.993469138628214, -0.5188830395971618],
+        [0.3634851606022055, -0.993469138627214, -0.5188830395961618],
+    ];
+    let a = Polytope::try_new(
+        cloud
+            .iter()
+            .map(|c| Point3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2])))
+            .collect(),
+    )
+    .expect("a triangle");
+    let (pa, pa64) = printed_pose::<T>(
+        [
+            -0.308542842329237,
+            0.2864078394718976,
+            -0.9070677284174734,
+            -0.9483013262974485,
+            -0.16714025925852244,
+            0.26979386256454047,
+            -0.07433645801284744,
+            0.9434164950985506,
+            0.32317086469245726,
+        ],
+        [
+            -0.7266041046768903,
+            -0.16018921187151913,
+            -0.16000610360875878,
+        ],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            -0.91387271202541,
+            0.25990082034324974,
+            -0.3119106118749856,
+            0.27890045547254205,
+            -0.1564220324035275,
+            -0.9474949518155537,
+            -0.2950444070856633,
+            -0.9528817929647179,
+            0.07046336980171856,
+        ],
+        [-1.3689478904402228, 0.39359121080338744, -1.170885786221103],
+    );
+    let b = Cylinder::new(lit::<T>(1.6206225680933852), lit(1.4276012817578394));
+    let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    let m = query::manifold(&pa, &a, &pb, &b, lit(0.2), &tol::<T>()).expect("valid input");
+    let wa: Vec<_> = a
+        .points()
+        .iter()
+        .map(|x| pa64.transform_point(&pback(x)))
+        .collect();
+    let n = back(&m.normal.into_inner());
+    let slack = accuracy::<T>(4.0) * 4.0 + (f(c.upper_bound) - f(c.lower_bound));
+    assert!(!m.is_empty(), "{m:?}");
+    for q in m.points() {
+        let beyond = n.dot(&pback(&q.point_a).coords) - vertex_support(&wa, &n);
+        assert!(
+            beyond <= slack,
+            "{beyond:e} beyond A: {q:?} in {m:?}, {c:?}"
+        );
+        assert!(
+            f(q.separation) >= f(c.lower_bound) - slack,
+            "{q:?} in {m:?}, {c:?}"
+        );
+    }
+}
+
+#[test]
+fn clip_against_a_needle_face_reproduction_all() {
+    clip_against_a_needle_face_reproduction::<f32>();
+    clip_against_a_needle_face_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    clip_against_a_needle_face_reproduction::<Fx>();
+}
+
+/// The signed distance of `q` to `[e0, e1] ⊕ box(h) ⊕ ball(r)` (all in one frame): the box's
+/// closed form, minimised over the segment by golden section (convex in the parameter).
+fn swept_rounded_box_distance(
+    e0: &Vector3<f64>,
+    e1: &Vector3<f64>,
+    h: &Vector3<f64>,
+    r: f64,
+    q: &Vector3<f64>,
+) -> f64 {
+    let g = |s: f64| box_signed_distance(h, &(q - (e0 + (e1 - e0) * s))) - r;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..100 {
+        let (c, d) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+        if g(c) < g(d) {
+            hi = d;
+        } else {
+            lo = c;
+        }
+    }
+    g(lo)
+}
+
+/// The fuzz sweep's reproduction of the coplanar faces (seed 175739 of `manifold_3d_f64`):
+/// sums of a box and a linearly mapped collinear cloud (a segment), the same
+/// orientation up to a rotation about x; `contact`'s witness on A was 1.85e-4 outside A,
+/// on its support plane.
+fn epa_witnesses_come_from_the_face_holding_the_projection_reproduction<T: Real>() {
+    let pt = |c: &[f64; 3]| Point3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2]));
+    let mat = |m: [f64; 9]| Matrix3::from_column_slice(&m).map(lit::<T>);
+    let vec = |c: [f64; 3]| Vector3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2]));
+    // A's cloud: multiples of (1, 0.3, 0.3), from −0.9484855420767528 to 0.9922789349202716.
+    let (lo_a, hi_a) = (
+        [
+            -0.9484855420767528,
+            -0.28454566262302583,
+            -0.28454566262302583,
+        ],
+        [0.9922789349202716, 0.29768368047608146, 0.29768368047608146],
+    );
+    let ma = [
+        -0.15961398215841485,
+        -1.3182768017636948,
+        -0.9678948401414437,
+        -0.8550291393967718,
+        0.8962650255004624,
+        -1.0797152151323444,
+        1.3941303089823285,
+        0.39875562558734245,
+        -0.7730106102638553,
+    ];
+    let ta = [0.1337453269245441, 0.8146944380865186, -0.18495460440985734];
+    let ha = [0.41399404898146025, 1.6007164110780499, 1.5961043717097734];
+    let ra = 0.8286907759212635;
+    let a = MinkowskiSum::new(
+        Transformed::new(
+            Polytope::try_new(vec![
+                pt(&lo_a),
+                pt(&hi_a),
+                pt(&[
+                    0.17442587930113684,
+                    0.05232776379034105,
+                    0.05232776379034105,
+                ]),
+            ])
+            .expect("a segment"),
+            mat(ma),
+            vec(ta),
+        ),
+        convex_proximity::shape::Rounded::new(Cuboid::new(vec(ha)), lit(ra)),
+    );
+    let cloud_b = [
+        [-0.9169909208819714, 0.10841535057602814, 0.7151750972762645],
+        [
+            -0.8205233844510567,
+            0.31828793774319064,
+            -0.2213015945677882,
+        ],
+        [-0.0500953688868544, -0.49907682917524987, 0.443076218814374],
+        [-0.616235599298085, 0.10875104905775546, -0.357473105973907],
+        [-0.9169909208819714, 0.10841535057602814, 0.7151750972762645],
+        [-0.9169909208809714, 0.10841535057702814, 0.7151750972772645],
+    ];
+    let b = MinkowskiSum::new(
+        Transformed::new(
+            Polytope::try_new(cloud_b.iter().map(pt).collect()).expect("a tetrahedron"),
+            mat([
+                1.37182421606775,
+                1.0428702220187684,
+                0.876424811169604,
+                -0.6744563973449301,
+                0.1007782101167316,
+                1.4767452506294347,
+                -0.2241016250858321,
+                1.2598077363241016,
+                -1.3555275806820783,
+            ]),
+            vec([
+                -0.9728999771114671,
+                -0.6678416113527124,
+                -0.8724040588998245,
+            ]),
+        ),
+        Cuboid::new(vec([
+            0.7192515449759671,
+            0.7182696269169146,
+            1.9677157244220644,
+        ])),
+    );
+    let (pa, pa64) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.5360155020319495e-16,
+            0.9537956006489726,
+            0.3004562400461432,
+            -8.001099567192336e-17,
+            -0.3004562400461432,
+            0.9537956006489726,
+        ],
+        [-2.0, -2.0, -2.0],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.2246467991473535e-16,
+            1.0,
+            1.2246467991473532e-16,
+            -1.224646799147353e-16,
+            -1.2246467991473535e-16,
+            1.0,
+        ],
+        [-2.0, -2.0, -2.0],
+    );
+    let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    // A in its own frame, from the inputs as `T` holds them.
+    let r = |x: f64| f(lit::<T>(x));
+    let m64 = Matrix3::from_column_slice(&ma).map(r);
+    let t64 = Vector3::from_column_slice(&ta).map(r);
+    let (e0, e1) = (
+        m64 * Vector3::from_column_slice(&lo_a).map(r) + t64,
+        m64 * Vector3::from_column_slice(&hi_a).map(r) + t64,
+    );
+    let h64 = Vector3::from_column_slice(&ha).map(r);
+    let on_a = |x: &Point3<T>| {
+        let q = pa64.inverse_transform_point(&pback(x)).coords;
+        swept_rounded_box_distance(&e0, &e1, &h64, r(ra), &q)
+    };
+    let slack = accuracy::<T>(8.0) * 4.0 + (f(c.upper_bound) - f(c.lower_bound));
+    let da = on_a(&c.point_a);
+    assert!(da.abs() <= slack, "contact witness {da:e} off A: {c:?}");
+}
+
+#[test]
+fn epa_witnesses_come_from_the_face_holding_the_projection_reproduction_all() {
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<f32>();
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<Fx>();
 }
