@@ -447,7 +447,7 @@ fn swept_box(
 fn epa_witnesses_come_from_the_face_holding_the_projection<T: Real>() {
     let mut rng = Rng(23);
     let acc = accuracy::<T>(4.0) * 4.0;
-    let n = if cfg!(debug_assertions) { 150 } else { 1500 };
+    let n = if cfg!(debug_assertions) { 60 } else { 1500 };
     let mut worst = 0.0f64;
     for i in 0..n {
         let shape = |rng: &mut Rng| {
