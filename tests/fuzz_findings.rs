@@ -8,13 +8,16 @@ mod common;
 use common::*;
 use convex_proximity::{
     Real, Termination, Tolerances,
+    clip::{Feature, FeatureMap},
     epa::ContactDim,
     lit, query,
-    shape::{Ball, Cuboid, Polytope, Transformed},
+    shape::{
+        Ball, Cone, Cuboid, Cylinder, MinkowskiSum, Polytope, Segment, SupportMap, Transformed,
+    },
 };
 use nalgebra::{
-    Const, Isometry, Isometry2, Matrix2, Point, Rotation, Rotation2, SVector, Translation,
-    Translation2, UnitComplex,
+    Const, Isometry, Isometry2, Matrix2, Matrix3, Point, Point3, Rotation, Rotation2, Rotation3,
+    SVector, Translation, Translation2, Translation3, UnitComplex, Vector3,
 };
 
 /// `contact`'s own promise, `point_b − point_a = separation · normal`: the largest
@@ -262,3 +265,562 @@ where
     }
 }
 cases!(flat_core_touching_a_point_core_keeps_a_common_point, [2 => d2, 3 => d3]);
+
+// ------------------------------- F10: a cone's or cylinder's rim along a near-axial direction
+
+/// The support and the features of a cylinder and a cone along directions a few units of
+/// the scalar's resolution off the axis. The rim point is `r·(dx, dz)/σ`, `σ = ‖(dx, dz)‖`:
+/// in FixedI40F24, `(dx, dz) = (−1, −1)` ulps has `σ` rounded to one ulp, so the rim point
+/// came out at `(−r, −r)`, `√2·r` from the axis, outside the shape (fuzz sweep, 3D fixed:
+/// a distance 0.0381 below the truth, with bounds that excluded it). The radial direction
+/// is now normalised by its larger component first (`real::normalize`): every point stays
+/// on the rim. Floats take supports 1e-30 off the axis, whose squares underflow.
+fn rim_of_a_near_axial_direction_stays_on_the_rim<T: Real>() {
+    let tiny = if is_fixed::<T>() {
+        f(T::default_epsilon())
+    } else {
+        1e-30
+    };
+    let (h, r) = (0.5, 1.0);
+    let cyl = Cylinder::new(lit::<T>(h), lit(r));
+    let cone = Cone::new(lit::<T>(h), lit(r)); // slant normal ∝ (c, r/2h = 1, s)
+    // The rounding of `r·u` and of `u`'s norm: a few ulps (fixed), a few ε (floats).
+    let slack = 8.0 * f(T::default_epsilon()) * r;
+    let radial = |x: &Point3<T>| (f(x.x).powi(2) + f(x.z).powi(2)).sqrt();
+    let mut out = Feature::<T, 3>::default();
+    for a in -4i32..=4 {
+        for b in -4i32..=4 {
+            if a == 0 && b == 0 {
+                continue;
+            }
+            let (x, z) = (lit::<T>(f64::from(a) * tiny), lit::<T>(f64::from(b) * tiny));
+            for y in [T::one(), -T::one()] {
+                let d = Vector3::new(x, y, z);
+                for (name, p) in [("cylinder", cyl.support(&d)), ("cone", cone.support(&d))] {
+                    assert!(radial(&p) <= r + slack, "{name} support {p} along {d}");
+                }
+            }
+            // Side features: the cylinder's side segment (`d` perpendicular to the axis)
+            // and the cone's slant generator (`d_y = σ·r/2h`). Floats: 1e-12, whose
+            // squares the features' tests of the region do not underflow.
+            let (x, z) = if is_fixed::<T>() {
+                (x, z)
+            } else {
+                (
+                    lit::<T>(f64::from(a) * 1e-12),
+                    lit::<T>(f64::from(b) * 1e-12),
+                )
+            };
+            let side = (f(x).powi(2) + f(z).powi(2)).sqrt();
+            let d = Vector3::new(x, T::zero(), z);
+            cyl.feature(&d, &mut out);
+            assert_eq!(out.id, 2, "cylinder side along {d}");
+            for (v, _) in &out.vertices {
+                assert!(
+                    (radial(v) - r).abs() <= slack,
+                    "cylinder side {v} along {d}"
+                );
+            }
+            assert!((back(&out.normal.into_inner()).norm() - 1.0).abs() <= slack);
+            let d = Vector3::new(x, lit::<T>(side), z);
+            cone.feature(&d, &mut out);
+            for (v, _) in &out.vertices {
+                assert!(radial(v) <= r + slack, "cone feature {v} along {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rim_of_a_near_axial_direction_stays_on_the_rim_all() {
+    rim_of_a_near_axial_direction_stays_on_the_rim::<f32>();
+    rim_of_a_near_axial_direction_stays_on_the_rim::<f64>();
+    #[cfg(feature = "fixed")]
+    rim_of_a_near_axial_direction_stays_on_the_rim::<Fx>();
+}
+
+/// The fuzz sweep's reproduction (seed 88166 of `query_3d_fixed`): a flat box against the
+/// sum of a cone and a cylinder. GJK asked B for its support along a direction one ulp
+/// off B's axis; the cylinder's rim point lay 0.6 outside it, and A–B answered 0.21035
+/// with bounds [0.210339, 0.210352] where the distance is 0.2484326 (B–A, which did not
+/// meet that direction, was right). Both orders now hold the truth in every scalar.
+fn rim_of_a_near_axial_direction_reproduction<T: Real>() {
+    let pose = |m: [f64; 9], t: [f64; 3]| {
+        Isometry::<T, Rotation3<T>, 3>::from_parts(
+            Translation3::new(lit::<T>(t[0]), lit(t[1]), lit(t[2])),
+            Rotation3::from_matrix_unchecked(Matrix3::from_column_slice(&m).map(lit::<T>)),
+        )
+    };
+    // Columns of the rotations, as the sweep printed them.
+    let pa = pose(
+        [
+            -0.08666026103839591,
+            -0.9435822089864834,
+            -0.3195975814065957,
+            0.22960548134414788,
+            -0.3310851970346212,
+            0.9152398129677644,
+            -0.9694180326842902,
+            0.005933564589232221,
+            0.24534357688308484,
+        ],
+        [0.8013733119707025, -0.7934996566720074, 1.907408255130846],
+    );
+    let pb = pose(
+        [
+            0.2620960275460224,
+            -0.6748665548639696,
+            -0.689826648855081,
+            -0.2617633653674012,
+            -0.7377328568394875,
+            0.6222782114866152,
+            -0.9288625371367536,
+            0.01747469786533712,
+            -0.3700121917429048,
+        ],
+        [
+            -0.12130922407873657,
+            -0.3567864499885558,
+            -1.765316243228809,
+        ],
+    );
+    let a = Cuboid::new(Vector3::new(
+        lit::<T>(0.7085397116044863),
+        lit(1.9075806820782786),
+        T::zero(),
+    ));
+    let b = MinkowskiSum::new(
+        Cone::new(lit::<T>(0.08070725566491188), lit(1.440753032730602)),
+        Cylinder::new(lit::<T>(0.3244907301441977), lit(1.4671457999542228)),
+    );
+    // f64 GJK at gjk_rel 1e-12, both orders agreeing to 3e-12; the inputs' rounding in
+    // `T` moves it by less than 1e-7.
+    let truth = 0.2484325716543874;
+    let slack = 1e-6;
+    let ab = query::distance(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    let ba = query::distance(&pb, &b, &pa, &a, &tol::<T>()).expect("valid input");
+    for d in [ab, ba] {
+        assert!(
+            f(d.lower_bound) <= truth + slack && truth - slack <= f(d.upper_bound),
+            "{d:?}"
+        );
+    }
+}
+
+#[test]
+fn rim_of_a_near_axial_direction_reproduction_all() {
+    rim_of_a_near_axial_direction_reproduction::<f32>();
+    rim_of_a_near_axial_direction_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    rim_of_a_near_axial_direction_reproduction::<Fx>();
+}
+
+// ------------------------------ F9: EPA's witnesses on one of several coplanar faces
+
+/// The world vertices of `Segment(p, q) ⊕ Cuboid(h)` at `pose`: the boxes at both ends.
+fn swept_box(
+    p: &Point3<f64>,
+    q: &Point3<f64>,
+    h: &Vector3<f64>,
+    pose: &Pose<f64, 3>,
+) -> Vec<Point3<f64>> {
+    [p, q]
+        .iter()
+        .flat_map(|e| {
+            box_vertices(
+                h,
+                &Isometry::from_parts(Translation::from(e.coords), Rotation::identity()),
+            )
+        })
+        .map(|x| pose.transform_point(&x))
+        .collect()
+}
+
+/// Pairs of boxes swept along segments, unrotated: `A − B` has large flat facets (box
+/// faces plus box faces), which EPA covers with several coplanar triangles of one
+/// distance; the heap pops any of them, and the axis supports of its seed land on them.
+/// The origin's projection `x` can then lie in another triangle of the facet: its
+/// barycentric coordinates on the popped one are negative, and the witnesses mixed with
+/// them lay past the triangle's vertices, off the shapes (fuzz sweep, 3D f64: a contact
+/// witness 1.9e-4 outside A, on A's support plane). The witnesses now come from the
+/// triangle that holds `x`, found by walking across coplanar neighbours.
+fn epa_witnesses_come_from_the_face_holding_the_projection<T: Real>() {
+    let mut rng = Rng(23);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 60 } else { 1500 };
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        let shape = |rng: &mut Rng| {
+            let (e0, e1) = (
+                Point3::from(rng.vector::<3>(-1.0, 1.0)),
+                Point3::from(rng.vector::<3>(-1.0, 1.0)),
+            );
+            let h: Vector3<f64> = rng.vector(0.1, 1.0);
+            let s = MinkowskiSum::new(
+                Segment::new(p::<T, 3>(&e0), p::<T, 3>(&e1)),
+                Cuboid::new(v::<T, 3>(&h)),
+            );
+            (
+                s,
+                (
+                    pback(&p::<T, 3>(&e0)),
+                    pback(&p::<T, 3>(&e1)),
+                    back(&v::<T, 3>(&h)),
+                ),
+            )
+        };
+        let (a, (pa0, pa1, ha)) = shape(&mut rng);
+        let (b, (pb0, pb1, hb)) = shape(&mut rng);
+        let (pose_a, pose_a64) = translation::<T, 3>(&rng.vector(-0.5, 0.5));
+        let (pose_b, pose_b64) = translation::<T, 3>(&rng.vector(-0.5, 0.5));
+        let c = query::contact(&pose_a, &a, &pose_b, &b, &tol::<T>()).expect("valid input");
+        let (wa, wb) = (
+            swept_box(&pa0, &pa1, &ha, &pose_a64),
+            swept_box(&pb0, &pb1, &hb, &pose_b64),
+        );
+        let (na, nb) = (facet_normals(&wa), facet_normals(&wb));
+        let da = hull_signed_distance(&na, &wa, &pback(&c.point_a));
+        let db = hull_signed_distance(&nb, &wb, &pback(&c.point_b));
+        let width = f(c.upper_bound) - f(c.lower_bound);
+        worst = worst.max(da.abs().max(db.abs()) - width);
+        assert!(
+            da.abs() <= width + acc && db.abs() <= width + acc,
+            "case {i}: witnesses off the surfaces (A {da:e}, B {db:e}): {c:?}"
+        );
+        assert!(witness_gap(&c) <= acc + width, "case {i}: {c:?}");
+    }
+    eprintln!("worst witness excess {worst:e}");
+}
+
+#[test]
+fn epa_witnesses_come_from_the_face_holding_the_projection_all() {
+    epa_witnesses_come_from_the_face_holding_the_projection::<f32>();
+    epa_witnesses_come_from_the_face_holding_the_projection::<f64>();
+    #[cfg(feature = "fixed")]
+    epa_witnesses_come_from_the_face_holding_the_projection::<Fx>();
+}
+
+// ------------------------------------------ F9: clipping against a needle's tip
+
+/// A sliver tetrahedron (a triangle and a copy of one corner moved by `δ` off its plane:
+/// a cloud with a near-duplicate point) has faces that are needles `δ` wide; one can be
+/// the manifold's reference face. Its two long edges' side planes meet at the tip at an
+/// angle of about `δ`, and cut a point beyond the tip by its distance times that angle:
+/// their rounding let clipped points through up to `rounding / δ` past the tip (fuzz
+/// sweep, 3D f64, `δ` = 1.7e-12: a point 7.1e-7 past the tip, off A and 3.4e-7 deeper than
+/// the contact). A supporting plane across each sharp corner's bisector now bounds it.
+fn clip_against_a_needle_face_stays_within_its_tip<T: Real>() {
+    let mut rng = Rng(29);
+    let eps = f(T::default_epsilon());
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 300 } else { 3000 };
+    let mut made = 0;
+    for i in 0..n {
+        let tri: Vec<Point3<f64>> = (0..3)
+            .map(|_| Point3::from(rng.vector::<3>(-1.0, 1.0)))
+            .collect();
+        // Thin beyond a few ulps: a needle the hull resolves (f32 faces 64 ulps thin came
+        // out with normals that miss their own vertices, a hull matter left open).
+        let delta = [1e-12, 4096.0 * eps, 16384.0 * eps][i % 3].max(4096.0 * eps);
+        let mut cloud = tri.clone();
+        cloud.push(tri[0] + Vector3::repeat(delta));
+        let Ok(a) = Polytope::try_new(cloud.iter().map(p::<T, 3>).collect()) else {
+            continue;
+        };
+        let (pa, pa64) = random_pose::<T, 3>(&mut rng, 0.5);
+        let (pb, _) = random_pose::<T, 3>(&mut rng, 1.5);
+        let b = Cylinder::new(lit::<T>(rng.uniform(0.2, 1.5)), lit(rng.uniform(0.2, 1.5)));
+        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol::<T>()) else {
+            continue;
+        };
+        let m = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol::<T>()).expect("valid input");
+        let wa: Vec<_> = a
+            .points()
+            .iter()
+            .map(|x| pa64.transform_point(&pback(x)))
+            .collect();
+        let na = facet_normals(&wa);
+        let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
+        for q in m.points() {
+            made += 1;
+            let da = hull_signed_distance(&na, &wa, &pback(&q.point_a));
+            assert!(
+                da.abs() <= slack,
+                "case {i}: point {da:e} off A: {q:?} in {m:?}, {c:?}"
+            );
+            assert!(
+                f(q.separation) >= f(c.lower_bound) - slack,
+                "case {i}: point deeper than the contact: {q:?} in {m:?}, {c:?}"
+            );
+        }
+    }
+    assert!(made > n / 10, "{made} manifold points");
+}
+
+#[test]
+fn clip_against_a_needle_face_stays_within_its_tip_all() {
+    clip_against_a_needle_face_stays_within_its_tip::<f32>();
+    clip_against_a_needle_face_stays_within_its_tip::<f64>();
+    #[cfg(feature = "fixed")]
+    clip_against_a_needle_face_stays_within_its_tip::<Fx>();
+}
+
+/// A pose from the columns of its rotation and its translation, as the sweep prints them.
+fn printed_pose<T: Real>(m: [f64; 9], t: [f64; 3]) -> (Pose<T, 3>, Pose<f64, 3>) {
+    let mt = Matrix3::from_column_slice(&m).map(lit::<T>);
+    let tt = Vector3::new(lit::<T>(t[0]), lit(t[1]), lit(t[2]));
+    (
+        Isometry::from_parts(Translation::from(tt), Rotation::from_matrix_unchecked(mt)),
+        Isometry::from_parts(
+            Translation::from(back(&tt)),
+            Rotation::from_matrix_unchecked(mt.map(f::<T>)),
+        ),
+    )
+}
+
+/// The fuzz sweep's reproduction of the needle (seed 134415 of `manifold_3d_f64`): a
+/// triangle with a corner repeated 1e-12 away against a cylinder; the manifold's point
+/// was 3.4e-7 beyond A's support plane along the normal. (f32 and FixedI40F24 round the
+/// repeated corner onto the first: a flat triangle.)
+fn clip_against_a_needle_face_reproduction<T: Real>() {
+    let cloud = [
+        [0.3634851606012055, -0.993469138628214, -0.5188830395971618],
+        [0.417898832684825, -0.7735255970092317, -0.16639963378347444],
+        [0.43819333180743114, 0.30305943389028767, 0.756618600747692],
+        [0.3634851606012055, -0.993469138628214, -0.5188830395971618],
+        [0.3634851606022055, -0.993469138627214, -0.5188830395961618],
+    ];
+    let a = Polytope::try_new(
+        cloud
+            .iter()
+            .map(|c| Point3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2])))
+            .collect(),
+    )
+    .expect("a triangle");
+    let (pa, pa64) = printed_pose::<T>(
+        [
+            -0.308542842329237,
+            0.2864078394718976,
+            -0.9070677284174734,
+            -0.9483013262974485,
+            -0.16714025925852244,
+            0.26979386256454047,
+            -0.07433645801284744,
+            0.9434164950985506,
+            0.32317086469245726,
+        ],
+        [
+            -0.7266041046768903,
+            -0.16018921187151913,
+            -0.16000610360875878,
+        ],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            -0.91387271202541,
+            0.25990082034324974,
+            -0.3119106118749856,
+            0.27890045547254205,
+            -0.1564220324035275,
+            -0.9474949518155537,
+            -0.2950444070856633,
+            -0.9528817929647179,
+            0.07046336980171856,
+        ],
+        [-1.3689478904402228, 0.39359121080338744, -1.170885786221103],
+    );
+    let b = Cylinder::new(lit::<T>(1.6206225680933852), lit(1.4276012817578394));
+    let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    let m = query::manifold(&pa, &a, &pb, &b, lit(0.2), &tol::<T>()).expect("valid input");
+    let wa: Vec<_> = a
+        .points()
+        .iter()
+        .map(|x| pa64.transform_point(&pback(x)))
+        .collect();
+    let n = back(&m.normal.into_inner());
+    let slack = accuracy::<T>(4.0) * 4.0 + (f(c.upper_bound) - f(c.lower_bound));
+    assert!(!m.is_empty(), "{m:?}");
+    for q in m.points() {
+        let beyond = n.dot(&pback(&q.point_a).coords) - vertex_support(&wa, &n);
+        assert!(
+            beyond <= slack,
+            "{beyond:e} beyond A: {q:?} in {m:?}, {c:?}"
+        );
+        assert!(
+            f(q.separation) >= f(c.lower_bound) - slack,
+            "{q:?} in {m:?}, {c:?}"
+        );
+    }
+}
+
+#[test]
+fn clip_against_a_needle_face_reproduction_all() {
+    clip_against_a_needle_face_reproduction::<f32>();
+    clip_against_a_needle_face_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    clip_against_a_needle_face_reproduction::<Fx>();
+}
+
+/// The signed distance of `q` to `[e0, e1] ⊕ box(h) ⊕ ball(r)` (all in one frame): the box's
+/// closed form, minimised over the segment by golden section (convex in the parameter).
+fn swept_rounded_box_distance(
+    e0: &Vector3<f64>,
+    e1: &Vector3<f64>,
+    h: &Vector3<f64>,
+    r: f64,
+    q: &Vector3<f64>,
+) -> f64 {
+    let g = |s: f64| box_signed_distance(h, &(q - (e0 + (e1 - e0) * s))) - r;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..100 {
+        let (c, d) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+        if g(c) < g(d) {
+            hi = d;
+        } else {
+            lo = c;
+        }
+    }
+    g(lo)
+}
+
+/// The fuzz sweep's reproduction of the coplanar faces (seed 175739 of `manifold_3d_f64`):
+/// sums of a box and a linearly mapped collinear cloud (a segment), the same
+/// orientation up to a rotation about x; `contact`'s witness on A was 1.85e-4 outside A,
+/// on its support plane.
+fn epa_witnesses_come_from_the_face_holding_the_projection_reproduction<T: Real>() {
+    let pt = |c: &[f64; 3]| Point3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2]));
+    let mat = |m: [f64; 9]| Matrix3::from_column_slice(&m).map(lit::<T>);
+    let vec = |c: [f64; 3]| Vector3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2]));
+    // A's cloud: multiples of (1, 0.3, 0.3), from −0.9484855420767528 to 0.9922789349202716.
+    let (lo_a, hi_a) = (
+        [
+            -0.9484855420767528,
+            -0.28454566262302583,
+            -0.28454566262302583,
+        ],
+        [0.9922789349202716, 0.29768368047608146, 0.29768368047608146],
+    );
+    let ma = [
+        -0.15961398215841485,
+        -1.3182768017636948,
+        -0.9678948401414437,
+        -0.8550291393967718,
+        0.8962650255004624,
+        -1.0797152151323444,
+        1.3941303089823285,
+        0.39875562558734245,
+        -0.7730106102638553,
+    ];
+    let ta = [0.1337453269245441, 0.8146944380865186, -0.18495460440985734];
+    let ha = [0.41399404898146025, 1.6007164110780499, 1.5961043717097734];
+    let ra = 0.8286907759212635;
+    let a = MinkowskiSum::new(
+        Transformed::new(
+            Polytope::try_new(vec![
+                pt(&lo_a),
+                pt(&hi_a),
+                pt(&[
+                    0.17442587930113684,
+                    0.05232776379034105,
+                    0.05232776379034105,
+                ]),
+            ])
+            .expect("a segment"),
+            mat(ma),
+            vec(ta),
+        ),
+        convex_proximity::shape::Rounded::new(Cuboid::new(vec(ha)), lit(ra)),
+    );
+    let cloud_b = [
+        [-0.9169909208819714, 0.10841535057602814, 0.7151750972762645],
+        [
+            -0.8205233844510567,
+            0.31828793774319064,
+            -0.2213015945677882,
+        ],
+        [-0.0500953688868544, -0.49907682917524987, 0.443076218814374],
+        [-0.616235599298085, 0.10875104905775546, -0.357473105973907],
+        [-0.9169909208819714, 0.10841535057602814, 0.7151750972762645],
+        [-0.9169909208809714, 0.10841535057702814, 0.7151750972772645],
+    ];
+    let b = MinkowskiSum::new(
+        Transformed::new(
+            Polytope::try_new(cloud_b.iter().map(pt).collect()).expect("a tetrahedron"),
+            mat([
+                1.37182421606775,
+                1.0428702220187684,
+                0.876424811169604,
+                -0.6744563973449301,
+                0.1007782101167316,
+                1.4767452506294347,
+                -0.2241016250858321,
+                1.2598077363241016,
+                -1.3555275806820783,
+            ]),
+            vec([
+                -0.9728999771114671,
+                -0.6678416113527124,
+                -0.8724040588998245,
+            ]),
+        ),
+        Cuboid::new(vec([
+            0.7192515449759671,
+            0.7182696269169146,
+            1.9677157244220644,
+        ])),
+    );
+    let (pa, pa64) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.5360155020319495e-16,
+            0.9537956006489726,
+            0.3004562400461432,
+            -8.001099567192336e-17,
+            -0.3004562400461432,
+            0.9537956006489726,
+        ],
+        [-2.0, -2.0, -2.0],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.2246467991473535e-16,
+            1.0,
+            1.2246467991473532e-16,
+            -1.224646799147353e-16,
+            -1.2246467991473535e-16,
+            1.0,
+        ],
+        [-2.0, -2.0, -2.0],
+    );
+    let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    // A in its own frame, from the inputs as `T` holds them.
+    let r = |x: f64| f(lit::<T>(x));
+    let m64 = Matrix3::from_column_slice(&ma).map(r);
+    let t64 = Vector3::from_column_slice(&ta).map(r);
+    let (e0, e1) = (
+        m64 * Vector3::from_column_slice(&lo_a).map(r) + t64,
+        m64 * Vector3::from_column_slice(&hi_a).map(r) + t64,
+    );
+    let h64 = Vector3::from_column_slice(&ha).map(r);
+    let on_a = |x: &Point3<T>| {
+        let q = pa64.inverse_transform_point(&pback(x)).coords;
+        swept_rounded_box_distance(&e0, &e1, &h64, r(ra), &q)
+    };
+    let slack = accuracy::<T>(8.0) * 4.0 + (f(c.upper_bound) - f(c.lower_bound));
+    let da = on_a(&c.point_a);
+    assert!(da.abs() <= slack, "contact witness {da:e} off A: {c:?}");
+}
+
+#[test]
+fn epa_witnesses_come_from_the_face_holding_the_projection_reproduction_all() {
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<f32>();
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<Fx>();
+}

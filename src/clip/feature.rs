@@ -412,9 +412,11 @@ impl<T: Real> FeatureMap<T, 3> for Cylinder<T> {
                 out,
             );
         }
-        if within(dir.y, side) {
-            let (x, z) = (r * (dir.x / side), r * (dir.z / side));
-            out.normal = Unit::new_unchecked(Vector3::new(dir.x / side, T::zero(), dir.z / side));
+        if within(dir.y, side)
+            && let Some(u) = crate::shape::radial(dir)
+        {
+            let (x, z) = (r * u.x, r * u.y);
+            out.normal = Unit::new_unchecked(Vector3::new(u.x, T::zero(), u.y));
             out.id = 2;
             out.vertices.clear();
             out.vertices
@@ -440,8 +442,11 @@ impl<T: Real> FeatureMap<T, 3> for Cone<T> {
         // On the slant: d_y / σ = r / 2h, i.e. d_y·2h − σ·r ≈ 0 relative to |d|·max(2h, r).
         let two_h = h + h;
         let off = dir.y * two_h - side * r;
-        if side > T::zero() && within(off, crate::real::norm(dir) * two_h.max(r)) {
-            let (c, s) = (dir.x / side, dir.z / side);
+        if side > T::zero()
+            && within(off, crate::real::norm(dir) * two_h.max(r))
+            && let Some(u) = crate::shape::radial(dir)
+        {
+            let (c, s) = (u.x, u.y);
             let n = Vector3::new(c * two_h, r, s * two_h);
             out.normal = normalize(&n).unwrap_or_else(crate::epa::any_axis);
             out.id = 2;

@@ -26,6 +26,7 @@ pub use cuboid::Cuboid;
 pub use mixed::{NoShape, Revolution, Shape, ShapeDim};
 pub use pointer::{DynFeatureMap, DynSupportMap};
 pub use polytope::{Face, Polytope};
+pub(crate) use round3::radial;
 pub use round3::{Cone, Cylinder};
 pub use rounded::Rounded;
 pub use segment::{PointShape, Segment};

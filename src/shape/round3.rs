@@ -2,18 +2,26 @@
 //! van den Bergen 1999 §2).
 
 use super::{SupportMap, check_nonneg, f64_of};
-use crate::{Real, ShapeError, real::norm};
-use nalgebra::{Point3, Vector2, Vector3};
+use crate::{
+    Real, ShapeError,
+    real::{norm, normalize},
+};
+use nalgebra::{Point3, Unit, Vector2, Vector3};
 
-/// `(r·dx/σ, r·dz/σ)` with `σ = ‖(dx, dz)‖`, or `None` when the direction is along y.
+/// The unit radial direction `(dx, dz) / σ`, `σ = ‖(dx, dz)‖`, or `None` when the direction
+/// is along y. Through [`normalize`], which in fixed-point divides by the larger component
+/// first: a direction one ulp off the axis, `(dx, dz) = (−1, −1)` ulps, has `σ` rounded
+/// to one ulp, and `dx/σ`, `dz/σ` = −1 put a rim point at `(−r, −r)`, `√2·r` from the
+/// axis and outside the shape (a distance below the truth, its upper bound too).
+#[inline]
+pub(crate) fn radial<T: Real>(d: &Vector3<T>) -> Option<Vector2<T>> {
+    normalize(&Vector2::new(d.x, d.z)).map(Unit::into_inner)
+}
+
+/// `(r·dx/σ, r·dz/σ)` ([`radial`]), or `None` when the direction is along y.
 #[inline]
 fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<(T, T)> {
-    let s = norm(&Vector2::new(d.x, d.z));
-    if s > T::zero() {
-        Some((r * (d.x / s), r * (d.z / s)))
-    } else {
-        None
-    }
+    radial(d).map(|u| (r * u.x, r * u.y))
 }
 
 /// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
