@@ -46,7 +46,13 @@ fn bytes(seed: u64) -> Vec<u8> {
         .collect()
 }
 
-fn sweep(name: &str, run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUnwindSafe) {
+/// Runs `run` on the seeds' bytes; a failure is printed with its seed and, when `describe`
+/// is given, the case it decodes to (shapes, poses, tolerances).
+fn sweep(
+    name: &str,
+    run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUnwindSafe,
+    describe: Option<fn(&[u8]) -> String>,
+) {
     let mut failures = Vec::new();
     let n = cases();
     let t0 = std::time::Instant::now();
@@ -55,7 +61,10 @@ fn sweep(name: &str, run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUn
         let r = std::panic::catch_unwind(|| run(&data));
         match r {
             Ok(Ok(())) => {}
-            Ok(Err(msg)) => failures.push(format!("{name} seed {seed}: {msg}")),
+            Ok(Err(msg)) => {
+                let case = describe.map_or_else(String::new, |d| format!("\n{}", d(&data)));
+                failures.push(format!("{name} seed {seed}: {msg}{case}"));
+            }
             Err(_) => failures.push(format!("{name} seed {seed}: panic, bytes {data:?}")),
         }
     }
@@ -76,7 +85,11 @@ where
     Cuboid<T, D>: FeatureMap<T, D>,
     Polytope<T, D>: FeatureMap<T, D>,
 {
-    sweep(name, |d| harness::run_case::<T, D>(d, manifold));
+    sweep(
+        name,
+        |d| harness::run_case::<T, D>(d, manifold),
+        Some(harness::describe::<D>),
+    );
 }
 
 macro_rules! sweeps {
@@ -111,9 +124,9 @@ sweeps! {
 #[test]
 #[ignore]
 fn polytope_try_new() {
-    sweep("polytope 2d f64", harness::run_polytope::<f64, 2>);
-    sweep("polytope 3d f64", harness::run_polytope::<f64, 3>);
-    sweep("polytope 3d f32", harness::run_polytope::<f32, 3>);
+    sweep("polytope 2d f64", harness::run_polytope::<f64, 2>, None);
+    sweep("polytope 3d f64", harness::run_polytope::<f64, 3>, None);
+    sweep("polytope 3d f32", harness::run_polytope::<f32, 3>, None);
 }
 
 /// Prints what a fuzz artifact decodes to: `FUZZ_REPLAY=path FUZZ_DIM=2|3 cargo test

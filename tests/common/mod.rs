@@ -699,7 +699,16 @@ pub fn sat_depth<const D: usize>(pa: &[Point<f64, D>], pb: &[Point<f64, D>], sca
     } else {
         (Vec::new(), Vec::new())
     };
-    sat_over(pa, pb, &sat_axes(&na, &nb, &ea, &eb), scale)
+    let mut axes = sat_axes(&na, &nb, &ea, &eb);
+    if axes.is_empty() {
+        // Both clouds a single point (no facet, no edge): the coordinate axes, over
+        // which two points overlap by at most 0 (an empty axis set panicked here).
+        for k in 0..D {
+            let e = SVector::<f64, D>::from_fn(|r, _| if r == k { 1.0 } else { 0.0 });
+            axes.extend([e, -e]);
+        }
+    }
+    sat_over(pa, pb, &axes, scale)
 }
 
 /// The triangles of the hull of points in general position on a sphere (3D): candidate
