@@ -9,6 +9,12 @@
 //! - [`query::intersects`]: the separating-axis GJK (ISA-GJK) with early exit.
 //! - [`query::distance_within`]: is the distance above a margin? Stops at the first
 //!   separating plane beyond it, else the distance ([`query::Proximity`]).
+//! - [`query::contact`]: the signed distance: GJK's answer when apart, EPA's penetration
+//!   depth, normal and witnesses when the shapes overlap ([`epa`], docs/epa.md).
+//! - [`query::manifold`]: contact manifolds of up to 4 points with feature ids, by
+//!   reference/incident clipping ([`clip`], docs/clipping.md).
+//! - Pairs of balls, boxes and capsules take closed forms and separating-axis tests behind
+//!   the same calls (floats, 2D and 3D; docs/pairs.md).
 //! - `*_with_cache`: warm starts from the previous simplex of the same pair (distance,
 //!   intersection, margin, signed distance: [`query::contact_with_cache`]).
 //! - [`shape::Shape`], [`shape::DynFeatureMap`]: mixed collections; [`bound`]: boxes and
@@ -28,9 +34,12 @@
 //! (`batch`: many pairs on all cores, each with its own warm cache), `bvh` (posed shapes
 //! in the `bvh` crate's tree: `bound::BvhEntry`, `bound::overlaps`; f32/f64).
 //!
-//! Algorithms: GJK with Johnson's subalgorithm and cached determinants (van den Bergen
-//! 1999), the separating-axis early exit, warm starts; rounded shapes (balls, capsules,
-//! [`shape::Rounded`]) run on their cores. See `docs/gjk.md` and `docs/tolerances.md`.
+//! Algorithms: GJK (van den Bergen 1999) with the signed-volumes subalgorithm for `D ≤ 3`
+//! (Montanari, Petrinic, Barbieri 2017) and Johnson's with cached determinants above, the
+//! separating-axis early exit, warm starts; EPA (van den Bergen 2001); clipping as in
+//! Box2D; rounded shapes (balls, capsules, [`shape::Rounded`]) run on their cores. The
+//! layers and a query's data flow: `docs/architecture.md`; the sources:
+//! `docs/references.md`; the tolerances: `docs/tolerances.md`.
 //!
 //! ```
 //! use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};

@@ -1,5 +1,5 @@
 //! EPA: penetration depth, normal and witness points of overlapping shapes, from GJK's
-//! final simplex (van den Bergen 2001, SOLID 3's `penDepth`, seeds 000 and 002;
+//! final simplex (van den Bergen 2001, SOLID 3's `penDepth`, docs/references.md;
 //! docs/epa.md).
 //!
 //! One entry point, specialised by dimension through the sealed trait [`ContactDim`]:
