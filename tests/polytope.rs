@@ -288,10 +288,10 @@ fn support_matches_brute_force<T: Real, const D: usize>() {
 }
 cases!(support_matches_brute_force, [2 => d2, 3 => d3]);
 
-/// A cloud with interior points scans only the points that may win (the hull graph's
-/// nodes): the support values stay the brute-force maximum over every point, and
-/// `points()` still returns the cloud as given.
-fn interior_points_are_not_scanned_but_kept<T: Real, const D: usize>() {
+/// A cloud with interior points (which `Polytope` leaves out of its support scan: only the
+/// hull graph's nodes may win): the support values stay the brute-force maximum over every
+/// point, and `points()` still returns the cloud as given.
+fn interior_points_keep_the_cloud_and_the_support_values<T: Real, const D: usize>() {
     let mut rng = Rng(0x1a7e + D as u64);
     let mut cloud = rng.sphere_points::<D>(12, SVector::zeros(), 1.0);
     cloud.extend(
@@ -306,7 +306,7 @@ fn interior_points_are_not_scanned_but_kept<T: Real, const D: usize>() {
     let what = format!("interior ({} {D}D)", std::any::type_name::<T>());
     check_support(&what, &poly, &directions::<D>(&mut rng, 400));
 }
-cases!(interior_points_are_not_scanned_but_kept, [2 => d2, 3 => d3]);
+cases!(interior_points_keep_the_cloud_and_the_support_values, [2 => d2, 3 => d3]);
 
 fn cube_and_square_faces_merge<T: Real, const D: usize>() {
     // Corners only, then a grid with face and edge points: the same 2D faces.

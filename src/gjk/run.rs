@@ -213,6 +213,8 @@ where
             Mode::Within { margin } => (None, Some(margin)),
             Mode::Distance => (None, None),
         };
+        // An intersection test never reads the witnesses.
+        let witnesses = intersect.is_none();
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
             let v = out.dir;
@@ -249,8 +251,6 @@ where
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }
-            // An intersection test never reads the witnesses.
-            let witnesses = !matches!(self.mode, Mode::Intersect { .. });
             let Some(c) = self.simplex.solve_for(johnson.as_ref(), &r, witnesses) else {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
