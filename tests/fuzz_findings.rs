@@ -824,3 +824,166 @@ fn epa_witnesses_come_from_the_face_holding_the_projection_reproduction_all() {
     #[cfg(feature = "fixed")]
     epa_witnesses_come_from_the_face_holding_the_projection_reproduction::<Fx>();
 }
+
+// ------------------------------- an affine map's face turned away from the query direction
+
+/// A random map far from a similarity: a rotation, a scale of 1 : `k` (`k` up to 20) and a
+/// rotation.
+fn anisotropic<const D: usize>(rng: &mut Rng) -> nalgebra::SMatrix<f64, D, D> {
+    let k = rng.uniform(2.0, 20.0);
+    let s = nalgebra::SMatrix::<f64, D, D>::from_fn(|i, j| {
+        if i != j {
+            0.0
+        } else if i == 0 {
+            1.0 / k.sqrt()
+        } else {
+            k.sqrt() / (i as f64)
+        }
+    });
+    rotation::<D>(rng) * s * rotation::<D>(rng)
+}
+
+/// `Transformed` asks its inner shape for the face best aligned with `Mᵀ·d`; a map that is
+/// not a similarity does not keep angles, so that face can map to one whose normal turns
+/// away from `d` (fuzz sweep, 2D f64: a 10:1 scale gave a cosine of −0.68). The manifold
+/// then pushed it inward by the rounding radius of an enclosing `Rounded`: a point 0.135
+/// inside B. Such a feature is now the support point: every feature faces `d` (and in 2D
+/// holds the support value).
+fn affine_face_turned_away_falls_back_to_the_support_point<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::Dim,
+    Polytope<T, D>: FeatureMap<T, D>,
+{
+    let mut rng = Rng(61 + D as u64);
+    let acc = accuracy::<T>(20.0) * 20.0;
+    let mut faces = 0;
+    for i in 0..400 {
+        let cloud: Vec<Point<f64, D>> = (0..4 + i % 6)
+            .map(|_| Point::from(rng.vector::<D>(-1.0, 1.0)))
+            .collect();
+        let Ok(inner) = Polytope::try_new(cloud.iter().map(p::<T, D>).collect()) else {
+            continue;
+        };
+        let m = anisotropic::<D>(&mut rng);
+        let s = Transformed::new(inner, m.map(lit::<T>), SVector::zeros());
+        let image: Vec<Point<f64, D>> = cloud.iter().map(|x| Point::from(m * x.coords)).collect();
+        let mut out = Feature::default();
+        for _ in 0..8 {
+            let d = rng.unit::<D>();
+            s.feature(&v::<T, D>(&d), &mut out);
+            let n = back(&out.normal.into_inner());
+            assert!(
+                n.dot(&d) > 0.0,
+                "case {i}: feature normal {n} against {d}: {out:?}"
+            );
+            // 2D: the edge best aligned with `Mᵀ·d` is one of the two at the support
+            // vertex along it, and the map keeps supports. (3D: the best aligned face of a
+            // polytope need not hold its support vertex, so only the facing is checked.)
+            if D == 2 {
+                let top = out
+                    .vertices
+                    .iter()
+                    .map(|x| d.dot(&pback(&x.0).coords))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let h = vertex_support(&image, &d);
+                assert!(
+                    (top - h).abs() <= acc,
+                    "case {i}: feature at {top}, support {h}"
+                );
+            }
+            faces += usize::from(out.vertices.len() >= D);
+        }
+    }
+    assert!(faces > 1000, "{faces} faces");
+}
+
+#[test]
+fn affine_face_turned_away_falls_back_to_the_support_point_all() {
+    affine_face_turned_away_falls_back_to_the_support_point::<f32, 2>();
+    affine_face_turned_away_falls_back_to_the_support_point::<f64, 2>();
+    affine_face_turned_away_falls_back_to_the_support_point::<f32, 3>();
+    affine_face_turned_away_falls_back_to_the_support_point::<f64, 3>();
+    #[cfg(feature = "fixed")]
+    {
+        affine_face_turned_away_falls_back_to_the_support_point::<Fx, 2>();
+        affine_face_turned_away_falls_back_to_the_support_point::<Fx, 3>();
+    }
+}
+
+/// The signed distance of `q` to conv(`pts`) ⊕ ball(`r`), 2D, exact: inside the core the
+/// largest facet offset, outside the nearest of all segments between two points (the
+/// hull's edges are among them, every other chord lies inside it).
+fn rounded_polygon_signed_distance(pts: &[Point<f64, 2>], r: f64, q: &Point<f64, 2>) -> f64 {
+    let normals = facet_normals(pts);
+    let inside = hull_signed_distance(&normals, pts, q);
+    let core = if inside <= 0.0 {
+        inside
+    } else {
+        let mut best = f64::INFINITY;
+        for (i, a) in pts.iter().enumerate() {
+            for b in &pts[i..] {
+                let e = b - a;
+                let t = if e.norm_squared() > 0.0 {
+                    ((q - a).dot(&e) / e.norm_squared()).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                best = best.min((q - (a + e * t)).norm());
+            }
+        }
+        best
+    };
+    core - r
+}
+
+/// The manifold end of the same mechanism, 2D: a rounded, anisotropically mapped polygon
+/// deep in a box; every manifold point lies on both surfaces.
+fn affine_rounded_polygon_manifold_points_stay_on_the_surface<T: Real>() {
+    let mut rng = Rng(67);
+    let acc = accuracy::<T>(10.0) * 10.0;
+    let mut made = 0;
+    for i in 0..600 {
+        let cloud: Vec<Point<f64, 2>> = (0..3 + i % 6)
+            .map(|_| Point::from(rng.vector::<2>(-1.0, 1.0)))
+            .collect();
+        let Ok(inner) = Polytope::try_new(cloud.iter().map(p::<T, 2>).collect()) else {
+            continue;
+        };
+        let m = anisotropic::<2>(&mut rng);
+        let r = rng.uniform(0.0, 1.8);
+        let a = convex_proximity::shape::Rounded::new(
+            Transformed::new(inner, m.map(lit::<T>), SVector::zeros()),
+            lit::<T>(r),
+        );
+        let h = rng.vector::<2>(0.3, 2.0);
+        let b = Cuboid::new(v::<T, 2>(&h));
+        let (pa, pa64) = random_pose::<T, 2>(&mut rng, 0.5);
+        let (pb, pb64) = random_pose::<T, 2>(&mut rng, 1.5);
+        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol::<T>()) else {
+            continue;
+        };
+        let mm = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol::<T>()).expect("valid input");
+        let image: Vec<Point<f64, 2>> = cloud.iter().map(|x| Point::from(m * x.coords)).collect();
+        let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
+        for q in mm.points() {
+            made += 1;
+            let qa = pa64.inverse_transform_point(&pback(&q.point_a));
+            let qb = pb64.inverse_transform_point(&pback(&q.point_b));
+            let da = rounded_polygon_signed_distance(&image, r, &qa);
+            let db = box_signed_distance(&h, &qb.coords);
+            assert!(
+                da.abs() <= slack && db.abs() <= slack,
+                "case {i}: point off the surfaces (A {da:e}, B {db:e}): {q:?} in {mm:?}, {c:?}"
+            );
+        }
+    }
+    assert!(made > 300, "{made} manifold points");
+}
+
+#[test]
+fn affine_rounded_polygon_manifold_points_stay_on_the_surface_all() {
+    affine_rounded_polygon_manifold_points_stay_on_the_surface::<f32>();
+    affine_rounded_polygon_manifold_points_stay_on_the_surface::<f64>();
+    #[cfg(feature = "fixed")]
+    affine_rounded_polygon_manifold_points_stay_on_the_surface::<Fx>();
+}

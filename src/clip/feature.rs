@@ -492,6 +492,13 @@ impl<T: Real, const D: usize, S: FeatureMap<T, D>> FeatureMap<T, D> for Transfor
         }
         out.normal = normalize(&(nm * out.normal.into_inner()))
             .unwrap_or_else(|| normalize(dir).unwrap_or_else(crate::epa::any_axis));
+        // A map that is not a similarity does not keep angles: the inner face best aligned
+        // with `Mᵀ·dir` can map to a face that turns away from `dir` (a 10:1 scale made a
+        // cosine of −0.68), which the manifold would push inward by a rounding radius. The
+        // support point is then the feature.
+        if self.similarity().is_none() && out.normal.dot(dir) <= T::zero() {
+            return point(self.support(dir), u32::MAX, dir, out);
+        }
         if D == 3 && out.vertices.len() >= 3 && det3(&m) < T::zero() {
             out.vertices.reverse();
         }
