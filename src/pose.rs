@@ -37,8 +37,10 @@ pub trait PoseRotation<T: Real, const D: usize>: AbstractRotation<T, D> + sealed
 /// scalar is a few ulps off, one built from an axis-angle in FixedI40F24 up to 3.4e-6,
 /// with room for the drift of composed rotations, below the 1e-4 accuracy promised).
 fn rigid_tolerance<T: Real>() -> T {
+    use crate::tolerance::{allowance, ulps};
     let eps = T::default_epsilon();
-    (crate::real::sqrt0(eps) / crate::real::lit::<T>(128.0)).max(eps * crate::real::lit::<T>(256.0))
+    (crate::real::sqrt0(eps) / crate::real::lit::<T>(allowance::RIGID_SQRT_DIVISOR))
+        .max(ulps(allowance::RIGID))
 }
 
 /// The error for a rotation that failed: non-finite if any of its numbers is.

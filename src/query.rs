@@ -12,6 +12,7 @@ use crate::{
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
+    tolerance::{allowance, ulps},
 };
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
@@ -641,17 +642,17 @@ where
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:
-/// the contact's bounds' width plus 256 ulps of the coordinates' size (the rounding of a
-/// clipped pair: a few dot products and one division), plus 64 ulps absolute in
-/// fixed-point (docs/clipping.md §2).
+/// the contact's bounds' width plus the rounding of a clipped pair
+/// ([`allowance::CLIPPED_PAIR`] of the coordinates' size, and in fixed-point
+/// [`allowance::CLIPPED_PAIR_FIXED`] absolute; docs/clipping.md §2).
 fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
-    let eps = T::default_epsilon();
     let floor = if crate::real::is_fixed::<T>() {
-        eps * crate::real::lit::<T>(64.0)
+        ulps::<T>(allowance::CLIPPED_PAIR_FIXED)
     } else {
         T::zero()
     };
-    move |extent| width.abs() + eps * crate::real::lit::<T>(256.0) * extent + floor
+    let per_unit = ulps::<T>(allowance::CLIPPED_PAIR);
+    move |extent| width.abs() + per_unit * extent + floor
 }
 
 // ---------------------------------------------------------------- margin queries

@@ -206,3 +206,41 @@ impl<T: Real> Rounding<T> {
         self.rel * m * lit::<T>((d + 1) as f64) + self.abs
     }
 }
+
+/// `k` ulps of the scalar: `k · ε` with `ε = T::default_epsilon()` (one ulp of 1 for
+/// floats, one absolute ulp for fixed-point).
+#[inline]
+pub(crate) fn ulps<T: Real>(k: f64) -> T {
+    T::default_epsilon() * lit::<T>(k)
+}
+
+/// The rounding allowances that are not [`Tolerances`] fields, in ulps ([`ulps`]): each
+/// bounds the rounding of one piece of arithmetic, named after it (docs/tolerances.md
+/// §"Allowances"). They are not settings: smaller, rounding would pass for a result;
+/// larger, a result would pass for rounding. What a user may choose is in [`Tolerances`]
+/// (the touching band and the relative gaps that [`Rounding`] multiplies).
+pub(crate) mod allowance {
+    /// A manifold point against the contact it refines, per unit of the coordinates: a
+    /// clipped pair is a few dot products and one division away from the support points
+    /// (`query::manifold`, docs/clipping.md §2).
+    pub(crate) const CLIPPED_PAIR: f64 = 256.0;
+    /// The same, absolute, in fixed-point, whose products round to an absolute ulp.
+    pub(crate) const CLIPPED_PAIR_FIXED: f64 = 64.0;
+    /// `MᵀM` against `s²·I` for a similarity: the rounding of a product of rotation
+    /// matrix entries, relative to `s²` (`shape::Transformed`).
+    pub(crate) const GRAM_ENTRY: f64 = 64.0;
+    /// `|RᵀR − I|` per entry of a rigid pose: `max(√ε / RIGID_SQRT_DIVISOR, RIGID · ε)`
+    /// (`pose`: f64 1.2e-10, f32 3.1e-5, FixedI40F24 1.5e-5).
+    pub(crate) const RIGID: f64 = 256.0;
+    /// See [`RIGID`].
+    pub(crate) const RIGID_SQRT_DIVISOR: f64 = 128.0;
+    /// A unit vector's component that is rounding, not direction (Gram–Schmidt on unit
+    /// directions, `pair::orthogonal`).
+    pub(crate) const UNIT_COMPONENT: f64 = 16.0;
+    /// A bounding box's pad per unit of its scale, per coordinate term: `D + 1` terms of
+    /// a few products each (`bound`).
+    pub(crate) const BOX_PAD_PER_TERM: f64 = 8.0;
+    /// A swept box's pad per unit of its scale: the sampled poses' products and the chord
+    /// bound (`bound::swept`).
+    pub(crate) const SWEPT_PAD: f64 = 64.0;
+}

@@ -52,14 +52,16 @@ pub struct Aabb<T: Real, const D: usize> {
     pub max: Point<T, D>,
 }
 
-/// `8·(D + 1)·ε·scale` (fixed-point: `scale ≥ 1`, its rounding is absolute).
+/// [`allowance::BOX_PAD_PER_TERM`](crate::tolerance::allowance::BOX_PAD_PER_TERM)`·(D + 1)`
+/// ulps of `scale` (fixed-point: `scale ≥ 1`, its rounding is absolute).
 fn pad<T: Real, const D: usize>(scale: T) -> T {
     let scale = if is_fixed::<T>() {
         scale.max(T::one())
     } else {
         scale
     };
-    T::default_epsilon() * lit::<T>(8.0 * (D as f64 + 1.0)) * scale
+    crate::tolerance::ulps::<T>(crate::tolerance::allowance::BOX_PAD_PER_TERM * (D as f64 + 1.0))
+        * scale
 }
 
 impl<T: Real, const D: usize> Aabb<T, D> {

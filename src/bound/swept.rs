@@ -37,14 +37,15 @@ use crate::{
 };
 use nalgebra::{Const, Point};
 
-/// `64·ε·scale` (fixed-point: `scale ≥ 1`).
+/// [`allowance::SWEPT_PAD`](crate::tolerance::allowance::SWEPT_PAD) ulps of `scale`
+/// (fixed-point: `scale ≥ 1`).
 fn slack<T: Real>(scale: T) -> T {
     let scale = if is_fixed::<T>() {
         scale.max(T::one())
     } else {
         scale
     };
-    T::default_epsilon() * lit::<T>(64.0) * scale
+    crate::tolerance::ulps::<T>(crate::tolerance::allowance::SWEPT_PAD) * scale
 }
 
 /// Checks the time horizon: finite and `≥ 0`.

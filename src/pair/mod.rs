@@ -113,7 +113,7 @@ pub(crate) fn orthogonal<T: Real, const D: usize>(
 ) -> Option<SVector<T, D>> {
     let mut basis = [SVector::<T, D>::zeros(); 3];
     let mut nb = 0;
-    let tiny = T::default_epsilon() * crate::real::lit(16.0);
+    let tiny = crate::tolerance::ulps::<T>(crate::tolerance::allowance::UNIT_COMPONENT);
     for f in dirs {
         let mut r = *f;
         for u in &basis[..nb] {

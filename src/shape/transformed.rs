@@ -48,8 +48,8 @@ fn similarity_scale<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> Option<T> 
     if !(s2 > T::zero()) || !s2.is_finite() {
         return None;
     }
-    // 64 ulps of s²: the rounding of a product of rotation matrix entries.
-    let slack = s2 * T::default_epsilon() * crate::real::lit(64.0);
+    // The rounding of a product of rotation matrix entries, relative to s².
+    let slack = s2 * crate::tolerance::ulps::<T>(crate::tolerance::allowance::GRAM_ENTRY);
     for i in 0..D {
         for j in 0..D {
             let want = if i == j { s2 } else { T::zero() };
