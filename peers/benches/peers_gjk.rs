@@ -222,25 +222,7 @@ fn inputs2() -> Inputs<2, Pose2F> {
 /// Pose conversions for one parry crate and scalar `T`.
 macro_rules! conversions {
     (3, $T:ty) => {
-        type Iso = nalgebra::Isometry3<T>;
-        type PoseF = crate::Pose3F;
-        fn iso(p: &PoseF) -> Iso {
-            nalgebra::Isometry3::from_parts(
-                nalgebra::Translation3::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
-                nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
-                    p.q[0] as T,
-                    p.q[1] as T,
-                    p.q[2] as T,
-                    p.q[3] as T,
-                )),
-            )
-        }
-        fn pose(p: &PoseF) -> Pose {
-            Pose::from_parts(
-                Vector::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
-                Rotation::from_xyzw(p.q[1] as T, p.q[2] as T, p.q[3] as T, p.q[0] as T).normalize(),
-            )
-        }
+        crate::common::pose_conversions!(3);
         fn parry_hull(pts: &[Vector]) -> ps::ConvexPolyhedron {
             ps::ConvexPolyhedron::from_convex_hull(pts).unwrap()
         }
@@ -249,17 +231,7 @@ macro_rules! conversions {
         }
     };
     (2, $T:ty) => {
-        type Iso = nalgebra::Isometry2<T>;
-        type PoseF = crate::Pose2F;
-        fn iso(p: &PoseF) -> Iso {
-            nalgebra::Isometry2::new(
-                nalgebra::Vector2::new(p.t[0] as T, p.t[1] as T),
-                p.angle as T,
-            )
-        }
-        fn pose(p: &PoseF) -> Pose {
-            Pose::new(Vector::new(p.t[0] as T, p.t[1] as T), p.angle as T)
-        }
+        crate::common::pose_conversions!(2);
         /// parry's polygon of `pts` (all on a circle). `from_convex_hull` returns `None`
         /// for the 1000 points on a circle in f32, so fall back on the polyline through
         /// the points sorted by angle (they are in convex position by construction).
@@ -326,13 +298,6 @@ macro_rules! peers {
                 }
             }
 
-            fn vector(x: &[f64]) -> Vector {
-                let v: Vec<T> = x.iter().map(|&c| c as T).collect();
-                Vector::from_slice(&v)
-            }
-            fn svector(x: &[f64]) -> SVector<T, D> {
-                SVector::from_fn(|i, _| x[i] as T)
-            }
 
             /// One pair in every configuration, distance and intersection test.
             #[allow(clippy::too_many_arguments)]

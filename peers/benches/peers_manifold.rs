@@ -228,38 +228,10 @@ fn expected2(batch: &[(Pose2F, Pose2F)], corners: &[[f64; 2]]) -> Vec<usize> {
 /// Pose conversions for one parry crate and scalar `T`.
 macro_rules! conversions {
     (3, $T:ty) => {
-        type Iso = nalgebra::Isometry3<T>;
-        type PoseF = crate::Pose3F;
-        fn iso(p: &PoseF) -> Iso {
-            nalgebra::Isometry3::from_parts(
-                nalgebra::Translation3::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
-                nalgebra::UnitQuaternion::new_normalize(nalgebra::Quaternion::new(
-                    p.q[0] as T,
-                    p.q[1] as T,
-                    p.q[2] as T,
-                    p.q[3] as T,
-                )),
-            )
-        }
-        fn pose(p: &PoseF) -> Pose {
-            Pose::from_parts(
-                Vector::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
-                Rotation::from_xyzw(p.q[1] as T, p.q[2] as T, p.q[3] as T, p.q[0] as T).normalize(),
-            )
-        }
+        crate::common::pose_conversions!(3);
     };
     (2, $T:ty) => {
-        type Iso = nalgebra::Isometry2<T>;
-        type PoseF = crate::Pose2F;
-        fn iso(p: &PoseF) -> Iso {
-            nalgebra::Isometry2::new(
-                nalgebra::Vector2::new(p.t[0] as T, p.t[1] as T),
-                p.angle as T,
-            )
-        }
-        fn pose(p: &PoseF) -> Pose {
-            Pose::new(Vector::new(p.t[0] as T, p.t[1] as T), p.angle as T)
-        }
+        crate::common::pose_conversions!(2);
     };
 }
 

@@ -83,8 +83,8 @@ pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
 
 /// Conversions of the f64 inputs ([`Pose3F`], [`Pose2F`], coordinate slices) to our types
 /// and to one parry crate's, in scalar `T`: `iso` (our `Isometry`), `pose` (parry's
-/// `Pose`), `vector` (parry's `Vector`), `svector` (our `SVector`). Expand it where `T`, `D`
-/// and that crate's `Pose`, `Rotation` and `Vector` are in scope.
+/// `Pose`), `vector` (parry's `Vector`), `svector` (our `SVector`). Expand it where `T` and
+/// that crate's `Pose`, `Rotation` and `Vector` are in scope.
 #[allow(unused_macros)]
 macro_rules! pose_conversions {
     (3) => {
@@ -128,6 +128,10 @@ macro_rules! pose_conversions {
         fn vector(x: &[f64]) -> Vector {
             let v: Vec<T> = x.iter().map(|&c| c as T).collect();
             Vector::from_slice(&v)
+        }
+        #[allow(dead_code)]
+        fn svector<const N: usize>(x: &[f64]) -> nalgebra::SVector<T, N> {
+            nalgebra::SVector::from_fn(|i, _| x[i] as T)
         }
     };
 }
