@@ -91,7 +91,7 @@ fn warm_batches_do_not_allocate() {
     }
     pool.broadcast(|_| {
         for (&(i, j), cache) in pairs.iter().zip(&caches) {
-            let mut copy = cache.clone();
+            let mut copy = *cache;
             let _ = query::contact_with_cache(
                 &poses[i], &shapes[i], &poses[j], &shapes[j], &tol, &mut copy,
             );

@@ -256,6 +256,20 @@ where
     /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
     fn solve_volumes(&mut self, r: &Rounding<T>, witnesses: bool) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
+        if self.bits.is_power_of_two() {
+            // One vertex is its own closest point, exactly: no volumes, no certificate
+            // (`v·(y − v) = 0`). Every GJK run's first solve (half of all solves on the
+            // 2D corpus).
+            let p = &pts[self.bits.trailing_zeros() as usize];
+            return Some(Closest {
+                v: p.w,
+                dir: p.w,
+                a: p.a,
+                b: p.b,
+                scale: p.w.amax(),
+                full: false,
+            });
+        }
         let mut scale = T::zero();
         for (i, p) in pts.iter().enumerate() {
             if self.bits & (1 << i) != 0 {
