@@ -266,14 +266,15 @@ where
                 dir: p.w,
                 a: p.a,
                 b: p.b,
-                scale: p.w.amax(),
+                scale: crate::real::amax(&p.w),
                 full: false,
             });
         }
         let mut scale = T::zero();
         for (i, p) in pts.iter().enumerate() {
-            if self.bits & (1 << i) != 0 {
-                scale = scale.max(p.w.amax());
+            let m = crate::real::amax(&p.w);
+            if self.bits & (1 << i) != 0 && m > scale {
+                scale = m;
             }
         }
         let k = pow2_scale(scale);
@@ -364,7 +365,7 @@ where
     /// vertex (the optimality condition), up to the rounding of those products.
     fn optimal(&self, v: &SVector<T, D>, scale: T, r: &Rounding<T>) -> bool {
         let vv = v.norm_squared();
-        let slack = r.optimality(v.amax(), scale, D);
+        let slack = r.optimality(crate::real::amax(v), scale, D);
         self.points().all(|p| v.dot(&p.w) - vv >= -slack)
     }
 
