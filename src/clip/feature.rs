@@ -37,6 +37,17 @@ pub struct Feature<T: Real, const D: usize> {
 
 /// A vertex of a [`Feature`] with the id its shape gives it (stable while the same vertex
 /// is chosen; clipped points keep its low 16 bits).
+///
+/// ```
+/// use convex_proximity::{clip::{Feature, FeatureMap}, shape::Cuboid};
+/// use nalgebra::{Point2, Vector2};
+/// let mut f = Feature::default();
+/// Cuboid::new(Vector2::new(1.0, 0.5)).feature(&Vector2::y(), &mut f);
+/// // The top edge (+y: id 2·1 + 1), counter-clockwise; corner ids are sign bits.
+/// assert_eq!(f.id, 3);
+/// assert_eq!(f.vertices.iter().map(|v| v.id).collect::<Vec<_>>(), [0b11, 0b10]);
+/// assert_eq!(f.vertices[0].point, Point2::new(1.0, 0.5));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Vertex<T: Real, const D: usize> {
     /// The vertex, in the shape's frame.

@@ -19,6 +19,21 @@ pub struct FeatureId {
 /// One shape's part of a [`FeatureId`]: a plain feature id the shape gave, or a code made
 /// by clipping (a point on a side plane, at a corner of the reference face, a witness or
 /// the incident support point).
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::Cuboid};
+/// use nalgebra::{Isometry2, Vector2};
+/// // A small box resting on a wide one: A's top face (id 3) is the reference, B's two
+/// // bottom corners (ids 0b00, 0b01) lie on it unclipped.
+/// let (wide, small) = (Cuboid::new(Vector2::new(5.0, 0.5)), Cuboid::new(Vector2::new(0.5, 0.5)));
+/// let m = query::manifold(&Isometry2::identity(), &wide, &Isometry2::translation(0.0, 0.99),
+///                         &small, 0.0, &Tolerances::default()).unwrap();
+/// assert_eq!(m.len(), 2);
+/// for p in m.points() {
+///     assert_eq!(p.id.a.get(), 3);
+///     assert!(p.id.b.get() < 2 && !p.id.b.is_clipped() && !p.id.b.is_witness());
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PackedFeatureId(u32);
 

@@ -184,7 +184,9 @@ where
     }
 
     /// Runs GJK towards the point of the cores' `A − B` closest to the origin, stopping
-    /// early where the mode allows (docs/gjk.md §3). Algorithm, from the start point `v`:
+    /// early where the mode allows (docs/gjk.md §3). Algorithm, from the start point `v`
+    /// (a warm simplex's closest point, or the centres' difference; a warm simplex around
+    /// the origin ends the run at once):
     /// 1. `w = s(−v)`, checked; the rounding band grows with the coordinates seen.
     /// 2. The lower bound `μ = max(μ, v·w/‖v‖)`; in an intersection test, `μ` beyond the
     ///    margin and the rounding proves the shapes apart (`SeparatingAxis`).
