@@ -227,8 +227,8 @@ fn manifolds<T: Real + std::fmt::Display>(name: &str) {
                             p.point_b.x,
                             p.point_b.y,
                             p.point_b.z,
-                            p.id.a,
-                            p.id.b
+                            p.id.a.get(),
+                            p.id.b.get()
                         );
                     }
                 }

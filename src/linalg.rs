@@ -1,8 +1,16 @@
 //! Small dense linear algebra shared by GJK, EPA and the manifolds: a pivoted solve that
-//! is safe in every scalar (no division that could overflow a fixed-point type).
+//! is safe in every scalar (no division that could overflow a fixed-point type), and the
+//! fallback direction.
 
 use crate::Real;
-use nalgebra::{SMatrix, SVector};
+use nalgebra::{SMatrix, SVector, Unit};
+
+/// A unit direction to fall back on when the geometry gives none: the first axis.
+pub(crate) fn any_axis<T: Real, const D: usize>() -> Unit<SVector<T, D>> {
+    let mut e = SVector::<T, D>::zeros();
+    e[0] = T::one();
+    Unit::new_unchecked(e)
+}
 
 /// Solves `m·x = rhs` by Gaussian elimination with partial pivoting, returning `x` and
 /// `|det m|` (the product of the pivots); `None` if a pivot is zero or a coordinate would

@@ -5,7 +5,7 @@
 
 use crate::{
     QueryError, Real, Termination, Tolerances,
-    clip::{self, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
+    clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
     gjk::{self, Cache, Distance, Mode, Run, Simplex, SupportPoint},
@@ -410,7 +410,7 @@ where
     let (ra, rb) = (a.radius(), placed.radius());
     let margin = ra + rb;
     let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).go()?;
+    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).closest_point()?;
     let store = |simplex: &Simplex<T, D>| {
         if let Some(c) = cache {
             c.store(simplex);
@@ -552,14 +552,14 @@ where
     }
     crate::input::check_pair(a, b)?;
     let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let mut m = Manifold::empty(crate::epa::any_axis());
+    let mut m = Manifold::empty(crate::linalg::any_axis());
     let boxes = match (a.half_extents(), b.half_extents()) {
         (Some(ha), Some(hb)) => {
             box_manifold(a, b, &ha, &hb, &rel, prediction, tol, workspace, &mut m)
         }
-        _ => None,
+        _ => Built::FallBack,
     };
-    if boxes.is_none() {
+    if boxes == Built::FallBack {
         let c = contact_local(
             a,
             &Placed::new(b, &rel),
@@ -579,7 +579,7 @@ where
         };
         m.reset(c.normal);
         if c.separation <= prediction + local.slack
-            && clip::build(a, b, &rel, &local, prediction, workspace, &mut m).is_none()
+            && clip::build(a, b, &rel, &local, prediction, workspace, &mut m) == Built::FallBack
         {
             m.reset(c.normal);
         }
@@ -592,7 +592,7 @@ where
 }
 
 /// Two cuboids: the separating-axis test gives the contact (docs/clipping.md §5), then the
-/// same clipping. `None` (the general path decides) when the test's axis cannot be
+/// same clipping. [`Built::FallBack`] (the general path decides) when the test's axis cannot be
 /// certified: clipped points that do not reach its separation (separated boxes, or an
 /// overlap whose deepest point overhangs the reference face), or an edge–edge axis without
 /// closest points inside both edges.
@@ -607,7 +607,7 @@ fn box_manifold<T, const D: usize, A, B>(
     tol: &Tolerances<T>,
     workspace: &mut ManifoldWorkspace<T, D>,
     m: &mut Manifold<T, D>,
-) -> Option<()>
+) -> Built
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
@@ -617,14 +617,16 @@ where
     let (rot, t) = (rel.rot, rel.t);
     let extent = t.amax() + ha.amax() + hb.amax();
     let slack = slack(T::zero())(extent);
-    let axis = clip::boxes::sat(ha, hb, &rot, &t, slack)?;
+    let Some(axis) = clip::boxes::sat(ha, hb, &rot, &t, slack) else {
+        return Built::FallBack;
+    };
     if axis.separation > prediction + slack {
         // Every s(n) is at most the distance: farther than the prediction.
         m.reset(axis.normal);
-        return Some(());
+        return Built::Manifold;
     }
     if axis.edge && axis.witness.is_none() {
-        return None;
+        return Built::FallBack;
     }
     let local = LocalContact {
         separation: axis.separation,
@@ -637,7 +639,7 @@ where
     };
     // Separated boxes: s(n) is the distance only if a pair along n is that close. `build`
     // certifies it: a deepest pair shallower than s(n) + slack needs the witnesses, which a
-    // face axis does not have, and it returns `None`.
+    // face axis does not have, and it falls back.
     clip::build(a, b, rel, &local, prediction, workspace, m)
 }
 

@@ -315,7 +315,7 @@ fn rim_of_a_near_axial_direction_stays_on_the_rim<T: Real>() {
             let d = Vector3::new(x, T::zero(), z);
             cyl.feature(&d, &mut out);
             assert_eq!(out.id, 2, "cylinder side along {d}");
-            for (v, _) in &out.vertices {
+            for v in out.vertices.iter().map(|v| &v.point) {
                 assert!(
                     (radial(v) - r).abs() <= slack,
                     "cylinder side {v} along {d}"
@@ -324,7 +324,7 @@ fn rim_of_a_near_axial_direction_stays_on_the_rim<T: Real>() {
             assert!((back(&out.normal.into_inner()).norm() - 1.0).abs() <= slack);
             let d = Vector3::new(x, lit::<T>(side), z);
             cone.feature(&d, &mut out);
-            for (v, _) in &out.vertices {
+            for v in out.vertices.iter().map(|v| &v.point) {
                 assert!(radial(v) <= r + slack, "cone feature {v} along {d}");
             }
         }
@@ -883,7 +883,7 @@ where
                 let top = out
                     .vertices
                     .iter()
-                    .map(|x| d.dot(&pback(&x.0).coords))
+                    .map(|x| d.dot(&pback(&x.point).coords))
                     .fold(f64::NEG_INFINITY, f64::max);
                 let h = vertex_support(&image, &d);
                 assert!(

@@ -9,7 +9,7 @@
 use crate::common::{accuracy, back, f, pback, polytope_distance, sat_depth};
 use convex_proximity::{
     Dim, QueryError, Real, ShapeError, Tolerances,
-    clip::{Feature, FeatureMap},
+    clip::{Feature, FeatureMap, Vertex},
     epa::ContactDim,
     gjk::Cache,
     lit, query,
@@ -370,7 +370,7 @@ fn point_feature<T: Real, const D: usize>(
     });
     out.id = 0;
     out.vertices.clear();
-    out.vertices.push((p, 0));
+    out.vertices.push(Vertex::new(p, 0));
 }
 
 impl<T: Real, const D: usize> FeatureMap<T, D> for Shape<T, D>
@@ -404,8 +404,11 @@ where
                 out.id = f3.id;
                 out.inscribed = f3.inscribed;
                 out.vertices.clear();
-                out.vertices
-                    .extend(f3.vertices.iter().map(|(p, k)| (from3(*p), *k)));
+                out.vertices.extend(
+                    f3.vertices
+                        .iter()
+                        .map(|v| Vertex::new(from3(v.point), v.id)),
+                );
             }
         }
     }

@@ -248,7 +248,7 @@ where
         let rel_t = rot_a.tr_mul(&(tr_b - tr_a));
         let placed = place(self.b, &rel_rot, &rel_t)?;
         let mut simplex = cache.seed();
-        let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).go()?;
+        let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).closest_point()?;
         cache.store(&simplex);
         let out = Core {
             v: o.v,

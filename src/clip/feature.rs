@@ -28,17 +28,46 @@ pub struct Feature<T: Real, const D: usize> {
     pub id: u32,
     /// The vertices (on the core, for rounded shapes), counter-clockwise seen from outside
     /// in 3D, with their ids.
-    pub vertices: Vec<(Point<T, D>, u32)>,
+    pub vertices: Vec<Vertex<T, D>>,
     /// Whether the polygon is inscribed in a curved face (a cylinder's or cone's cap): the
     /// face's deepest point can lie between the vertices. The manifold sets it to `false`
     /// before asking for a feature; a feature map sets it when it approximates.
     pub inscribed: bool,
 }
 
+/// A vertex of a [`Feature`] with the id its shape gives it (stable while the same vertex
+/// is chosen; clipped points keep its low 16 bits).
+///
+/// ```
+/// use convex_proximity::{clip::{Feature, FeatureMap}, shape::Cuboid};
+/// use nalgebra::{Point2, Vector2};
+/// let mut f = Feature::default();
+/// Cuboid::new(Vector2::new(1.0, 0.5)).feature(&Vector2::y(), &mut f);
+/// // The top edge (+y: id 2·1 + 1), counter-clockwise; corner ids are sign bits.
+/// assert_eq!(f.id, 3);
+/// assert_eq!(f.vertices.iter().map(|v| v.id).collect::<Vec<_>>(), [0b11, 0b10]);
+/// assert_eq!(f.vertices[0].point, Point2::new(1.0, 0.5));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vertex<T: Real, const D: usize> {
+    /// The vertex, in the shape's frame.
+    pub point: Point<T, D>,
+    /// Its id.
+    pub id: u32,
+}
+
+impl<T: Real, const D: usize> Vertex<T, D> {
+    /// The vertex `point` with id `id`.
+    #[must_use]
+    pub fn new(point: Point<T, D>, id: u32) -> Self {
+        Self { point, id }
+    }
+}
+
 impl<T: Real, const D: usize> Default for Feature<T, D> {
     fn default() -> Self {
         Self {
-            normal: crate::epa::any_axis(),
+            normal: crate::linalg::any_axis(),
             id: 0,
             vertices: Vec::new(),
             inscribed: false,
@@ -84,10 +113,10 @@ fn point<T: Real, const D: usize>(
     dir: &SVector<T, D>,
     out: &mut Feature<T, D>,
 ) {
-    out.normal = normalize(dir).unwrap_or_else(crate::epa::any_axis);
+    out.normal = normalize(dir).unwrap_or_else(crate::linalg::any_axis);
     out.id = id;
     out.vertices.clear();
-    out.vertices.push((p, id));
+    out.vertices.push(Vertex::new(p, id));
 }
 
 impl<T: Real, const D: usize> FeatureMap<T, D> for Ball<T> {
@@ -121,8 +150,8 @@ fn segment<T: Real, const D: usize>(
         out.normal = n;
         out.id = 2;
         out.vertices.clear();
-        out.vertices.push((a, 0));
-        out.vertices.push((b, 1));
+        out.vertices.push(Vertex::new(a, 0));
+        out.vertices.push(Vertex::new(b, 1));
     } else if along > T::zero() {
         point(b, 1, dir, out);
     } else {
@@ -143,9 +172,9 @@ impl<T: Real, const D: usize> FeatureMap<T, D> for Capsule<T, D> {
 }
 
 /// The cuboid corner with sign bits `bits` (bit k set: +h along axis k); its id is `bits`.
-fn corner<T: Real, const D: usize>(h: &SVector<T, D>, bits: u32) -> (Point<T, D>, u32) {
+fn corner<T: Real, const D: usize>(h: &SVector<T, D>, bits: u32) -> Vertex<T, D> {
     let p = SVector::<T, D>::from_fn(|k, _| if bits & (1 << k) != 0 { h[k] } else { -h[k] });
-    (Point::from(p), bits)
+    Vertex::new(Point::from(p), bits)
 }
 
 impl<T: Real> FeatureMap<T, 2> for Cuboid<T, 2> {
@@ -222,7 +251,7 @@ fn polytope_feature<T: Real, const D: usize>(
             out.vertices.extend(
                 face.vertex_indices()
                     .iter()
-                    .map(|&k| (p.points()[k], k as u32)),
+                    .map(|&k| Vertex::new(p.points()[k], k as u32)),
             );
         }
         None => flat_feature(p.points(), dir, out),
@@ -235,7 +264,8 @@ fn polytope_feature<T: Real, const D: usize>(
 /// the segment between its extreme points ([`segment`]'s rule); a plane is its convex
 /// polygon when `dir` is within ~0.9° of the plane's normal, else the polygon's edge at
 /// the support vertex when nearly perpendicular to `dir`, else that vertex. Ids are point
-/// indices; the polygon's face id is 0 (1 seen from below), an edge's `2 | i << 16`.
+/// indices; the polygon's face id is 0 (1 seen from below), an edge's `2 | s << 16 | i`
+/// (its two ends).
 fn flat_feature<T: Real, const D: usize>(
     pts: &[Point<T, D>],
     dir: &SVector<T, D>,
@@ -264,10 +294,10 @@ fn flat_feature<T: Real, const D: usize>(
     if D != 3 || !(off(&pts[wide]) > tiny) {
         segment(pts[lo], pts[hi], dir, out);
         for v in out.vertices.iter_mut() {
-            v.1 = if v.1 == 0 { lo as u32 } else { hi as u32 };
+            v.id = if v.id == 0 { lo as u32 } else { hi as u32 };
         }
         if out.vertices.len() == 1 {
-            out.id = out.vertices[0].1;
+            out.id = out.vertices[0].id;
         }
         return;
     }
@@ -298,7 +328,7 @@ fn flat_feature<T: Real, const D: usize>(
     };
     let mut cur = s;
     for _ in 0..pts.len() {
-        out.vertices.push((pts[cur], cur as u32));
+        out.vertices.push(Vertex::new(pts[cur], cur as u32));
         let mut next = if cur == 0 { 1 } else { 0 };
         for r in 0..pts.len() {
             if r == cur || pts[r] == pts[cur] {
@@ -329,20 +359,21 @@ fn flat_feature<T: Real, const D: usize>(
         let e = q - pts[s];
         within(n.dot(&e), crate::real::norm(&e))
     };
-    let edge = if flat(&next.0) {
+    let edge = if flat(&next.point) {
         Some(next)
-    } else if flat(&prev.0) {
+    } else if flat(&prev.point) {
         Some(prev)
     } else {
         None
     };
     match edge {
-        Some((q, i)) => {
+        Some(q) => {
             out.normal = Unit::new_unchecked(n);
-            out.id = 2 | (s as u32) << 16 | (i & 0xFFFF);
+            // Face ids 0 and 1 are the polygon seen from either side; 2 marks an edge.
+            out.id = 2 | super::id::fields(s as u32, q.id);
             out.vertices.clear();
-            out.vertices.push((pts[s], s as u32));
-            out.vertices.push((q, i));
+            out.vertices.push(Vertex::new(pts[s], s as u32));
+            out.vertices.push(q);
         }
         None => point(pts[s], s as u32, dir, out),
     }
@@ -390,7 +421,7 @@ fn cap<T: Real>(r: T, y: T, up: bool, id: u32, base: u32, out: &mut Feature<T, 3
             crate::real::lit::<T>(a.sin()),
         );
         out.vertices
-            .push((Point3::new(r * c, y, r * s), base + k as u32));
+            .push(Vertex::new(Point3::new(r * c, y, r * s), base + k as u32));
     }
 }
 
@@ -420,9 +451,9 @@ impl<T: Real> FeatureMap<T, 3> for Cylinder<T> {
             out.id = 2;
             out.vertices.clear();
             out.vertices
-                .push((Point3::new(x, -h, z), 2 * CAP_POINTS as u32));
+                .push(Vertex::new(Point3::new(x, -h, z), 2 * CAP_POINTS as u32));
             out.vertices
-                .push((Point3::new(x, h, z), 2 * CAP_POINTS as u32 + 1));
+                .push(Vertex::new(Point3::new(x, h, z), 2 * CAP_POINTS as u32 + 1));
             return;
         }
         point(self.support(dir), 2 * CAP_POINTS as u32 + 2, dir, out);
@@ -448,12 +479,14 @@ impl<T: Real> FeatureMap<T, 3> for Cone<T> {
         {
             let (c, s) = (u.x, u.y);
             let n = Vector3::new(c * two_h, r, s * two_h);
-            out.normal = normalize(&n).unwrap_or_else(crate::epa::any_axis);
+            out.normal = normalize(&n).unwrap_or_else(crate::linalg::any_axis);
             out.id = 2;
             out.vertices.clear();
-            out.vertices
-                .push((Point3::new(r * c, -h, r * s), 2 * CAP_POINTS as u32));
-            out.vertices.push((
+            out.vertices.push(Vertex::new(
+                Point3::new(r * c, -h, r * s),
+                2 * CAP_POINTS as u32,
+            ));
+            out.vertices.push(Vertex::new(
                 Point3::new(T::zero(), h, T::zero()),
                 2 * CAP_POINTS as u32 + 1,
             ));
@@ -488,10 +521,10 @@ impl<T: Real, const D: usize, S: FeatureMap<T, D>> FeatureMap<T, D> for Transfor
         self.inner.feature(&m.tr_mul(dir), out);
         let t = *self.translation();
         for v in out.vertices.iter_mut() {
-            v.0 = Point::from(m * v.0.coords + t);
+            v.point = Point::from(m * v.point.coords + t);
         }
         out.normal = normalize(&(nm * out.normal.into_inner()))
-            .unwrap_or_else(|| normalize(dir).unwrap_or_else(crate::epa::any_axis));
+            .unwrap_or_else(|| normalize(dir).unwrap_or_else(crate::linalg::any_axis));
         // A map that is not a similarity does not keep angles: the inner face best aligned
         // with `Mᵀ·dir` can map to a face that turns away from `dir` (a 10:1 scale made a
         // cosine of −0.68), which the manifold would push inward by a rounding radius. The

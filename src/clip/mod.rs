@@ -8,60 +8,28 @@
 //! planes of the reference face (2D: its two ends; 3D: its edges, Sutherland–Hodgman);
 //! points within the prediction distance of the reference face are kept, then reduced to
 //! at most 4 (3D: deepest first, then largest area) or 2 (2D).
+//!
+//! Files: `feature.rs` the feature maps; this file the assembly (`build`'s steps);
+//! `planes.rs` the side planes and Sutherland–Hodgman; `reduce.rs` the reduction;
+//! `dim.rs` the per-dimension hooks; `id.rs` the contact point ids; `boxes.rs` the
+//! box–box separating-axis test.
 
 pub(crate) mod boxes;
+pub(crate) mod dim;
 mod feature;
+mod id;
+mod planes;
+mod reduce;
 
 use alloc::vec::Vec;
-pub use feature::{CAP_POINTS, Feature, FeatureMap};
+pub use feature::{CAP_POINTS, Feature, FeatureMap, Vertex};
+pub use id::{FeatureId, PackedFeatureId};
 
 use crate::{Real, epa::ContactDim, real::normalize};
+use dim::ClipDim;
 use nalgebra::{Const, Point, SVector, Unit};
-
-/// Which features made a contact point: ids on A and on B, stable while the same
-/// features touch (a solver can carry impulses over between frames).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FeatureId {
-    /// The feature of A: a face id if A holds the reference face, else a vertex id or a
-    /// clipped-edge code (`CLIPPED | side << 16 | vertex`).
-    pub a: u32,
-    /// The feature of B, likewise.
-    pub b: u32,
-}
-
-/// Marks an id made by clipping an incident edge against a side plane.
-pub const CLIPPED: u32 = 1 << 31;
-
-/// Marks a clipped point at a corner of the reference face (on two side planes `j < k`):
-/// `CLIPPED | CORNER | j << 16 | k`. It depends only on the reference face, so it stays the
-/// same while the reference corner lies inside the incident face, whatever incident edges
-/// surround it.
-pub const CORNER: u32 = 1 << 29;
-
-/// The side planes a clip point lies on (`u32::MAX`: none).
-fn planes_of(id: u32) -> [u32; 2] {
-    if id & CLIPPED == 0 {
-        [u32::MAX; 2]
-    } else if id & CORNER != 0 {
-        [(id >> 16) & 0x1FFF, id & 0xFFFF]
-    } else {
-        [(id >> 16) & 0x1FFF, u32::MAX]
-    }
-}
-
-/// The id of the point where edge `p → q` crosses side plane `k`: a corner if the edge runs
-/// along another side plane, else the incident edge's code (its start vertex's low bits).
-fn crossing_id(p: u32, q: u32, k: u32) -> u32 {
-    let (pp, pq) = (planes_of(p), planes_of(q));
-    if let Some(&j) = pp
-        .iter()
-        .find(|&&j| j != u32::MAX && j != k && pq.contains(&j))
-    {
-        let (lo, hi) = (j.min(k), j.max(k));
-        return CLIPPED | CORNER | (lo << 16) | hi;
-    }
-    CLIPPED | (k << 16) | (p & 0xFFFF)
-}
+use planes::{Incident, Plane, clip, inside};
+use reduce::{Candidate, drop_shallowest};
 
 /// One point of a manifold, world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -156,10 +124,10 @@ where
     pub(crate) epa: crate::epa::Workspace<T, D>,
     pub(crate) fa: Feature<T, D>,
     pub(crate) fb: Feature<T, D>,
-    pub(crate) planes: Vec<(SVector<T, D>, T, u32)>,
-    pub(crate) poly: Vec<(Point<T, D>, u32)>,
-    pub(crate) next: Vec<(Point<T, D>, u32)>,
-    pub(crate) kept: Vec<(T, Point<T, D>, u32)>,
+    pub(crate) planes: Vec<Plane<T, D>>,
+    pub(crate) poly: Vec<Incident<T, D>>,
+    pub(crate) next: Vec<Incident<T, D>>,
+    pub(crate) kept: Vec<Candidate<T, D>>,
 }
 
 impl<T: Real, const D: usize> Default for ManifoldWorkspace<T, D>
@@ -199,47 +167,6 @@ where
     }
 }
 
-/// Sutherland–Hodgman: clips `poly` (closed when it has ≥ 3 vertices, else an open
-/// segment or a point) against the half-spaces `s·x ≤ d` in `planes`, into `poly`.
-/// A vertex made on side plane `k` from the edge starting at vertex id `v` gets the id
-/// `CLIPPED | k << 16 | (v & 0xFFFF)`, or a [`CORNER`] id where the edge runs along another
-/// side plane.
-pub(crate) fn clip<T: Real, const D: usize>(
-    poly: &mut Vec<(Point<T, D>, u32)>,
-    next: &mut Vec<(Point<T, D>, u32)>,
-    planes: &[(SVector<T, D>, T, u32)],
-) {
-    for &(s, d, k) in planes {
-        if poly.is_empty() {
-            return;
-        }
-        next.clear();
-        let n = poly.len();
-        let closed = n >= 3;
-        let edges = if closed { n } else { n - 1 };
-        if n == 1 && s.dot(&poly[0].0.coords) <= d {
-            next.push(poly[0]);
-        }
-        for i in 0..edges {
-            let (p, q) = (poly[i], poly[if i + 1 == n { 0 } else { i + 1 }]);
-            let (dp, dq) = (s.dot(&p.0.coords) - d, s.dot(&q.0.coords) - d);
-            if dp <= T::zero() && (closed || i == 0) {
-                next.push(p);
-            }
-            if (dp < T::zero()) != (dq < T::zero()) && dp != dq {
-                // The crossing point p + t (q − p), t = dp / (dp − dq) ∈ [0, 1].
-                let t = dp / (dp - dq);
-                let x = p.0 + (q.0 - p.0) * t;
-                next.push((x, crossing_id(p.1, q.1, k)));
-            }
-            if !closed && i + 1 == edges && dq <= T::zero() {
-                next.push(q);
-            }
-        }
-        core::mem::swap(poly, next);
-    }
-}
-
 /// A contact in A's frame, as `query::contact` computes it before mapping to the world.
 pub(crate) struct LocalContact<T: Real, const D: usize> {
     pub separation: T,
@@ -260,13 +187,12 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
     pub min_alignment: T,
 }
 
-/// Marks the id of a contact point taken from `query::contact`'s witnesses (added when the
-/// clipped points miss the deepest one, docs/clipping.md §2).
-pub const WITNESS: u32 = 1 << 30;
-
-/// Marks the id of the incident shape's support point along the normal, added when the
-/// clipped points miss the deepest one and that point lies over the reference face.
-pub const SUPPORT: u32 = 1 << 28;
+/// Which shape holds the reference face.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    A,
+    B,
+}
 
 /// The role-ordered features, on the surfaces (docs/clipping.md §2.4): the reference
 /// (a face, or a segment facing a segment) and the incident feature, each moved out from
@@ -278,27 +204,52 @@ struct Roles<'w, T: Real, const D: usize> {
     /// How far the incident feature moved from its core ([`to_surface`]).
     inc_offset: SVector<T, D>,
     a_ref: bool,
+    /// The reference is a segment (3D: two segments facing each other).
+    segments: bool,
 }
 
-/// Whether A's feature is the reference (docs/clipping.md §2.3): a face within
-/// `min_alignment` of `n`, A's unless B's is better aligned by `reference_bias`; in 3D two
-/// segments, A's. `None` when neither is a face (the single contact point).
-fn reference_is_a<T: Real, const D: usize>(
+/// A pair along `u` through an incident surface point: its separation, the point on the
+/// reference surface and the incident point itself.
+struct Pair<T: Real, const D: usize> {
+    separation: T,
+    on_ref: Point<T, D>,
+    on_inc: Point<T, D>,
+}
+
+/// What [`build`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Built {
+    /// The manifold is written (possibly empty: nothing within the prediction).
+    Manifold,
+    /// Nothing certain was written: the manifold needed the contact's witness points, which
+    /// it does not have (the box–box test's face axis); the caller takes the general path.
+    FallBack,
+}
+
+/// Which feature is the reference (docs/clipping.md §2.3): a face within `min_alignment`
+/// of `n`, A's unless B's is better aligned by `reference_bias`; in 3D two segments, A's.
+/// `None` when neither is a face (the single contact point).
+fn reference<T: Real, const D: usize>(
     fa: &Feature<T, D>,
     fb: &Feature<T, D>,
     n: &SVector<T, D>,
     c: &LocalContact<T, D>,
-) -> Option<bool> {
+) -> Option<Reference> {
     let face = |f: &Feature<T, D>, align: T| {
         f.vertices.len() >= D && align >= c.min_alignment && has_extent(f)
     };
     let (align_a, align_b) = (fa.normal.dot(n), -fb.normal.dot(n));
     let (face_a, face_b) = (face(fa, align_a), face(fb, align_b));
     if face_a || face_b {
-        Some(face_a && !(face_b && align_b > align_a + c.reference_bias))
+        if face_a && !(face_b && align_b > align_a + c.reference_bias) {
+            Some(Reference::A)
+        } else {
+            Some(Reference::B)
+        }
     } else if D == 3 && fa.vertices.len() == 2 && fb.vertices.len() == 2 {
         // Two segments (capsules, cylinder sides): A's is the reference "face".
-        Some(true)
+        Some(Reference::A)
     } else {
         None
     }
@@ -312,7 +263,7 @@ fn reference_is_a<T: Real, const D: usize>(
 fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
     let v = &f.vertices;
     if v.len() == 2 {
-        return (v[1].0 - v[0].0).amax() > T::zero();
+        return (v[1].point - v[0].point).amax() > T::zero();
     }
     // 3D: two edge vectors from the first vertex that span an area (fixed-point: unit
     // vectors, so that a small face's cross product does not underflow to 0).
@@ -324,14 +275,19 @@ fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
             Some(e)
         }
     };
-    (1..v.len().saturating_sub(1)).any(|i| match (dir(v[i].0 - v[0].0), dir(v[i + 1].0 - v[0].0)) {
-        (Some(a), Some(b)) => {
-            let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
-                + n[1] * (a[2] * b[0] - a[0] * b[2])
-                + n[2] * (a[0] * b[1] - a[1] * b[0]);
-            cross != T::zero()
+    (1..v.len().saturating_sub(1)).any(|i| {
+        match (
+            dir(v[i].point - v[0].point),
+            dir(v[i + 1].point - v[0].point),
+        ) {
+            (Some(a), Some(b)) => {
+                let cross = n[0] * (a[1] * b[2] - a[2] * b[1])
+                    + n[1] * (a[2] * b[0] - a[0] * b[2])
+                    + n[2] * (a[0] * b[1] - a[1] * b[0]);
+                cross != T::zero()
+            }
+            _ => false,
         }
-        _ => false,
     })
 }
 
@@ -348,7 +304,7 @@ fn to_surface<T: Real, const D: usize>(
 ) -> SVector<T, D> {
     let mut offset = *toward;
     if f.vertices.len() == 2 {
-        let e = f.vertices[1].0 - f.vertices[0].0;
+        let e = f.vertices[1].point - f.vertices[0].point;
         if let Some(m) =
             normalize(&e).and_then(|ê| normalize(&(toward - ê.into_inner() * toward.dot(&ê))))
         {
@@ -363,59 +319,77 @@ fn to_surface<T: Real, const D: usize>(
     }
     let offset = offset * r;
     for v in f.vertices.iter_mut() {
-        v.0 += offset;
+        v.point += offset;
     }
     offset
 }
 
 impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
-    /// Pushes the pair (`on_ref`, `on_inc`) at `separation` into `m`, in A/B order, with
-    /// the reference face's id and `inc` on the incident side.
-    fn push(
-        &self,
-        m: &mut Manifold<T, D>,
-        separation: T,
-        on_ref: Point<T, D>,
-        on_inc: Point<T, D>,
-        inc: u32,
-    ) {
+    /// Pushes `pair` into `m`, in A/B order, with the reference face's id and `inc` on the
+    /// incident side.
+    fn push(&self, m: &mut Manifold<T, D>, pair: &Pair<T, D>, inc: PackedFeatureId) {
+        let on_ref = PackedFeatureId::feature(self.reference.id);
         let (point_a, point_b, id) = if self.a_ref {
-            (
-                on_ref,
-                on_inc,
-                FeatureId {
-                    a: self.reference.id,
-                    b: inc,
-                },
-            )
+            (pair.on_ref, pair.on_inc, FeatureId { a: on_ref, b: inc })
         } else {
-            (
-                on_inc,
-                on_ref,
-                FeatureId {
-                    a: inc,
-                    b: self.reference.id,
-                },
-            )
+            (pair.on_inc, pair.on_ref, FeatureId { a: inc, b: on_ref })
         };
         m.push(ContactPoint {
-            separation,
+            separation: pair.separation,
             point_a,
             point_b,
             id,
         });
     }
+
+    /// The pair along `u` through the incident surface point `x`. A face: `x − t·u` on the
+    /// reference surface's plane, `t = n_ref·(x − r₀) / (n_ref·u)` (`n_ref·u ≥
+    /// min_alignment > 0`). A segment: the closest point `q` of the reference surface's
+    /// line, which is along `u` only when the segments are parallel (`None` when `x − q`
+    /// leaves `u` by more than `slack`, or when the reference segment has no length).
+    #[inline]
+    fn pair(&self, u: &SVector<T, D>, x: &Point<T, D>, slack: T) -> Option<Pair<T, D>> {
+        let r0 = self.reference.vertices[0].point;
+        if self.segments {
+            let e = normalize(&(self.reference.vertices[1].point - r0))?.into_inner();
+            let q = r0 + e * (x - r0).dot(&e);
+            let t = (x - q).dot(u);
+            if (x - q - u * t).amax() > slack {
+                return None;
+            }
+            return Some(Pair {
+                separation: t,
+                on_ref: q,
+                on_inc: *x,
+            });
+        }
+        let nr = self.reference.normal.into_inner();
+        let t = nr.dot(&(x - r0)) / nr.dot(u);
+        Some(Pair {
+            separation: t,
+            on_ref: x - u * t,
+            on_inc: *x,
+        })
+    }
 }
 
 /// The manifold of `a` and `b` (B placed by `rel` in A's frame), in A's frame, from their
-/// contact `c` (docs/clipping.md §2).
+/// contact `c` (docs/clipping.md §2), written into `m`.
 ///
-/// Every point is a pair on the two surfaces along the contact normal `n`: both features
-/// are moved from the cores onto the surfaces ([`to_surface`]), the incident one is
-/// clipped against the prism swept by the reference one along `n`, and each clipped point
-/// is projected along `n` onto the reference surface. Such a pair can never be deeper
-/// than the penetration depth, and the manifold normal is `n` itself. Written into `m`;
-/// `None` when the witnesses are needed but unknown.
+/// Every point is a pair on the two surfaces along the contact normal `n`, so no pair is
+/// deeper than the penetration depth and the manifold normal is `n` itself. Algorithm:
+/// 1. Each shape's feature most aligned with `n` (B's mapped into A's frame); the
+///    reference is the better aligned face ([`reference`]), none: the single contact point.
+/// 2. Both features move from the cores onto the surfaces ([`to_surface`]).
+/// 3. The reference face's side planes bound the prism it sweeps along `u` (from the
+///    reference towards the incident shape); the incident feature is clipped against them
+///    (Sutherland–Hodgman, `planes.rs`).
+/// 4. Each clipped point pairs with its projection along `u` onto the reference surface;
+///    pairs within the prediction are kept, coincident ones once.
+/// 5. The deepest pair must be there: if the kept ones are shallower than the contact
+///    allows, the incident support point along `−u` (when over the face) or else the
+///    contact's witnesses join them.
+/// 6. At most 2 (2D) or 4 (3D) are kept (`reduce.rs`) and pushed in A/B order.
 pub(crate) fn build<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -424,7 +398,7 @@ pub(crate) fn build<T, const D: usize, A, B>(
     prediction: T,
     ws: &mut ManifoldWorkspace<T, D>,
     m: &mut Manifold<T, D>,
-) -> Option<()>
+) -> Built
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
@@ -437,12 +411,13 @@ where
     a.feature(&n, &mut ws.fa);
     b.feature(&rel.inverse_transform_vector(&-n), &mut ws.fb);
     for v in ws.fb.vertices.iter_mut() {
-        v.0 = rel.transform_point(&v.0);
+        v.point = rel.transform_point(&v.point);
     }
     ws.fb.normal = Unit::new_unchecked(rel.transform_vector(&ws.fb.normal));
-    let Some(a_ref) = reference_is_a(&ws.fa, &ws.fb, &n, c) else {
+    let Some(holder) = reference(&ws.fa, &ws.fb, &n, c) else {
         return single(c, ws.fa.id, ws.fb.id, m);
     };
+    let a_ref = holder == Reference::A;
     // `u`: from the reference shape towards the incident one.
     let u = if a_ref { n } else { -n };
     let (ra, rb) = (a.radius(), b.radius());
@@ -454,36 +429,48 @@ where
     to_surface(reference, &u, r_ref);
     let inc_offset = to_surface(incident, &-u, r_inc);
     let roles = Roles {
+        segments: D == 3 && reference.vertices.len() == 2,
         reference,
         incident,
         r_inc,
         inc_offset,
         a_ref,
     };
-    let segments = D == 3 && roles.reference.vertices.len() == 2;
-    if segments {
-        segment_planes(&roles.reference.vertices, &u, &mut ws.planes);
+    if roles.segments {
+        let r = &roles.reference.vertices;
+        planes::segment(&r[0].point, &r[1].point, &u, &mut ws.planes);
     } else {
-        <Const<D> as ContactDim<T, D>>::side_planes(&roles.reference.vertices, &u, &mut ws.planes);
+        <Const<D> as ClipDim<T, D>>::side_planes(&roles.reference.vertices, &u, &mut ws.planes);
     }
     ws.poly.clear();
-    ws.poly.extend_from_slice(&roles.incident.vertices);
+    ws.poly
+        .extend(roles.incident.vertices.iter().map(|v| Incident {
+            point: v.point,
+            id: PackedFeatureId::feature(v.id),
+        }));
     clip(&mut ws.poly, &mut ws.next, &ws.planes);
     m.reset(c.normal);
     // Within the prediction up to rounding: exactly touching shapes keep their points.
     let limit = prediction + c.rounding;
     let kept = &mut ws.kept;
     kept.clear();
-    for &(x, id) in ws.poly.iter() {
-        let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding) else {
+    for x in ws.poly.iter() {
+        let Some(p) = roles.pair(&u, &x.point, c.rounding) else {
             // Segments that are not parallel: their pairs along `n` meet in one point.
             return single(c, ws.fa.id, ws.fb.id, m);
         };
         // Clipping makes coincident points only next to each other around the polygon
         // (a clip point on a vertex): compare with the last kept point and the first.
-        let near = |k: &(T, Point<T, D>, u32)| (k.1 - x).amax() <= c.rounding;
-        if sep <= limit && !kept.last().is_some_and(near) && !kept.first().is_some_and(near) {
-            kept.push((sep, x, id));
+        let near = |k: &Candidate<T, D>| (k.point - x.point).amax() <= c.rounding;
+        if p.separation <= limit
+            && !kept.last().is_some_and(near)
+            && !kept.first().is_some_and(near)
+        {
+            kept.push(Candidate {
+                separation: p.separation,
+                point: x.point,
+                id: x.id,
+            });
         }
     }
     // The deepest pair must be there: clipping can miss it (edges crossing at a corner of
@@ -498,7 +485,7 @@ where
     // witnesses only stand in when it is clipped away.
     let deepest = kept
         .iter()
-        .map(|k| k.0)
+        .map(|k| k.separation)
         .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
     let single_point = roles.incident.vertices.len() == 1;
     let mut witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
@@ -514,131 +501,93 @@ where
         };
         let x = core - u * roles.r_inc;
         if inside(&ws.planes, &x, c.rounding)
-            && let Some((sep, _, _)) = pair(&roles, &u, &x, segments, c.rounding)
+            && let Some(p) = roles.pair(&u, &x, c.rounding)
         {
-            if sep <= limit && deepest.is_none_or(|d| sep < d - c.rounding) {
-                // A rounded incident: the moved feature holds the point of the same core
-                // vertex on the side surface, shallower by r(1 − cos θ); the support
-                // point replaces it.
-                let from = roles
-                    .incident
-                    .vertices
-                    .iter()
-                    .find(|v| (v.0 - roles.inc_offset - core).amax() <= c.rounding)
-                    .map(|v| v.1);
-                match from.and_then(|id| kept.iter().position(|k| k.2 == id)) {
-                    Some(i) if roles.r_inc > T::zero() => {
-                        kept[i] = (sep, x, SUPPORT | roles.incident.id)
-                    }
-                    _ => kept.push((sep, x, SUPPORT | roles.incident.id)),
-                }
+            if p.separation <= limit && deepest.is_none_or(|d| p.separation < d - c.rounding) {
+                add_support(&roles, kept, core, p.separation, x, c.rounding);
             }
-            witness = witness && sep > c.separation + c.slack;
+            witness = witness && p.separation > c.separation + c.slack;
         }
     }
-    <Const<D> as ContactDim<T, D>>::reduce(kept, &u, c.rounding);
+    <Const<D> as ClipDim<T, D>>::reduce(kept, &u, c.rounding);
     if witness {
         if kept.len() >= if D == 2 { 2 } else { 4 } {
             drop_shallowest(kept);
         }
-        let (point_a, point_b) = c.witness?;
+        let Some((point_a, point_b)) = c.witness else {
+            return Built::FallBack;
+        };
         let (on_ref, on_inc) = if a_ref {
             (point_a, point_b)
         } else {
             (point_b, point_a)
         };
-        roles.push(m, c.separation, on_ref, on_inc, WITNESS | roles.incident.id);
+        let p = Pair {
+            separation: c.separation,
+            on_ref,
+            on_inc,
+        };
+        roles.push(m, &p, PackedFeatureId::witness(roles.incident.id));
     }
-    for &(sep, x, id) in kept.iter() {
-        if let Some((_, on_ref, on_inc)) = pair(&roles, &u, &x, segments, c.rounding) {
-            roles.push(m, sep, on_ref, on_inc, id);
+    for k in kept.iter() {
+        if let Some(p) = roles.pair(&u, &k.point, c.rounding) {
+            let p = Pair {
+                separation: k.separation,
+                ..p
+            };
+            roles.push(m, &p, k.id);
         }
     }
-    Some(())
+    Built::Manifold
 }
 
-/// The side planes of a reference segment: through its ends, across `u` (normal: the
-/// segment's direction with its `u` component removed).
-fn segment_planes<T: Real, const D: usize>(
-    segment: &[(Point<T, D>, u32)],
-    u: &SVector<T, D>,
-    planes: &mut Vec<(SVector<T, D>, T, u32)>,
-) {
-    let (p, q) = (segment[0].0, segment[1].0);
-    let e = q - p;
-    let s = e - u * e.dot(u);
-    planes.clear();
-    planes.push((-s, -s.dot(&p.coords), 0));
-    planes.push((s, s.dot(&q.coords), 1));
-}
-
-/// Removes the shallowest point (largest separation).
-fn drop_shallowest<T: Real, const D: usize>(kept: &mut Vec<(T, Point<T, D>, u32)>) {
-    let i = (0..kept.len())
-        .max_by(|&i, &j| {
-            kept[i]
-                .0
-                .partial_cmp(&kept[j].0)
-                .unwrap_or(core::cmp::Ordering::Equal)
-        })
-        .unwrap_or(0);
-    kept.remove(i);
-}
-
-/// Whether `x` is inside every side plane `s·x ≤ d`, up to `rounding` (a length).
-fn inside<T: Real, const D: usize>(
-    planes: &[(SVector<T, D>, T, u32)],
-    x: &Point<T, D>,
+/// Adds the incident support point `x` (from the core point `core`) at `separation`. A
+/// rounded incident: the moved feature holds the point of the same core vertex on the
+/// side surface, shallower by r(1 − cos θ); the support point replaces it.
+fn add_support<T: Real, const D: usize>(
+    roles: &Roles<'_, T, D>,
+    kept: &mut Vec<Candidate<T, D>>,
+    core: Point<T, D>,
+    separation: T,
+    x: Point<T, D>,
     rounding: T,
-) -> bool {
-    planes
+) {
+    let from = roles
+        .incident
+        .vertices
         .iter()
-        .all(|(s, d, _)| s.dot(&x.coords) - *d <= rounding * crate::real::norm(s))
+        .find(|v| (v.point - roles.inc_offset - core).amax() <= rounding)
+        .map(|v| PackedFeatureId::feature(v.id));
+    let support = Candidate {
+        separation,
+        point: x,
+        id: PackedFeatureId::support(roles.incident.id),
+    };
+    match from.and_then(|id| kept.iter().position(|k| k.id == id)) {
+        Some(i) if roles.r_inc > T::zero() => kept[i] = support,
+        _ => kept.push(support),
+    }
 }
 
-/// The manifold of the single contact point `c`.
+/// The manifold of the single contact point `c` (`a`, `b`: the features' ids).
 fn single<T: Real, const D: usize>(
     c: &LocalContact<T, D>,
     a: u32,
     b: u32,
     m: &mut Manifold<T, D>,
-) -> Option<()> {
-    let (point_a, point_b) = c.witness?;
+) -> Built {
+    let Some((point_a, point_b)) = c.witness else {
+        return Built::FallBack;
+    };
     m.reset(c.normal);
     m.push(ContactPoint {
         separation: c.separation,
         point_a,
         point_b,
-        id: FeatureId { a, b },
+        id: FeatureId {
+            a: PackedFeatureId::feature(a),
+            b: PackedFeatureId::feature(b),
+        },
     });
-    Some(())
-}
-
-/// The pair along `u` through the incident surface point `x`: its separation, the point
-/// on the reference surface and `x` itself. A face: `x − t·u` on the reference surface's
-/// plane, `t = n_ref·(x − r₀) / (n_ref·u)` (`n_ref·u ≥ min_alignment > 0`). A segment:
-/// the closest point `q` of the reference surface's line, which is along `u` only when the
-/// segments are parallel (`None` when `x − q` leaves `u` by more than `slack`, or when the
-/// reference segment has no length).
-#[inline]
-fn pair<T: Real, const D: usize>(
-    roles: &Roles<'_, T, D>,
-    u: &SVector<T, D>,
-    x: &Point<T, D>,
-    segments: bool,
-    slack: T,
-) -> Option<(T, Point<T, D>, Point<T, D>)> {
-    let r0 = roles.reference.vertices[0].0;
-    if segments {
-        let e = normalize(&(roles.reference.vertices[1].0 - r0))?.into_inner();
-        let q = r0 + e * (x - r0).dot(&e);
-        let t = (x - q).dot(u);
-        if (x - q - u * t).amax() > slack {
-            return None;
-        }
-        return Some((t, q, *x));
-    }
-    let nr = roles.reference.normal.into_inner();
-    let t = nr.dot(&(x - r0)) / nr.dot(u);
-    Some((t, x - u * t, *x))
+    Built::Manifold
 }

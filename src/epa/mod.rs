@@ -15,6 +15,7 @@ use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
     gjk::{Simplex, SupportPoint},
+    linalg::any_axis,
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
@@ -53,7 +54,12 @@ mod sealed {
 }
 
 /// The dimensions with penetration depth and contacts: `Const<2>` and `Const<3>` (sealed).
-pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
+///
+/// The one bound the contact queries need: it implies [`Dim`] and clipping's own hooks
+/// (`src/clip/dim.rs`), so a manifold query asks for nothing else.
+pub trait ContactDim<T: Real, const D: usize>:
+    Dim + sealed::Sealed + crate::clip::dim::ClipDim<T, D>
+{
     /// The reusable storage of one dimension's EPA (`Send + Sync`: rustdoc cannot see
     /// through the projection and showed [`Workspace`] as `!Send`/`!Sync` without it).
     #[doc(hidden)]
@@ -72,64 +78,6 @@ pub trait ContactDim<T: Real, const D: usize>: Dim + sealed::Sealed {
         Const<D>: Dim,
         A: SupportMap<T, D> + ?Sized,
         B: SupportMap<T, D> + ?Sized;
-
-    /// The side planes `(s, d, k)` (inside: `s·x ≤ d`) of a reference face with outward
-    /// normal `normal`: 2D an edge's two ends, 3D a polygon's edges (docs/clipping.md §2).
-    #[doc(hidden)]
-    fn side_planes(
-        face: &[(Point<T, D>, u32)],
-        normal: &SVector<T, D>,
-        out: &mut Vec<(SVector<T, D>, T, u32)>,
-    );
-
-    /// Keeps at most 2 (2D) or 4 (3D) of the clipped points `(separation, point, id)`:
-    /// the deepest first, then the ones spanning the largest area; scores within `slack`
-    /// (a length) count as ties, won by the smallest id.
-    #[doc(hidden)]
-    fn reduce(points: &mut Vec<(T, Point<T, D>, u32)>, normal: &SVector<T, D>, slack: T);
-}
-
-/// The index of the point with the highest `score`, ties within `slack` going to the
-/// smallest id, so the choice does not follow rounding noise between frames; `None` if no
-/// score exceeds `floor`. One pass: a later point within `slack` of the best so far wins
-/// only with a smaller id.
-pub(crate) fn pick<T: Real, const D: usize>(
-    points: &[(T, Point<T, D>, u32)],
-    score: impl Fn(&(T, Point<T, D>, u32)) -> T,
-    slack: T,
-    floor: Option<T>,
-) -> Option<usize> {
-    let mut best: Option<(T, usize)> = None;
-    for (i, p) in points.iter().enumerate() {
-        let s = score(p);
-        best = match best {
-            None => Some((s, i)),
-            Some((b, _)) if s > b + slack => Some((s, i)),
-            Some((b, j)) if s >= b - slack && p.2 < points[j].2 => Some((s.max(b), i)),
-            Some((b, j)) => Some((b.max(s), j)),
-        };
-    }
-    let (b, i) = best?;
-    if floor.is_some_and(|f| b <= f) {
-        return None;
-    }
-    Some(i)
-}
-
-/// The deepest point (smallest separation), then the one farthest from it (ties by id).
-pub(crate) fn deepest_and_farthest<T: Real, const D: usize>(
-    points: &[(T, Point<T, D>, u32)],
-    slack: T,
-) -> (usize, Option<usize>) {
-    let i1 = pick(points, |p| -p.0, slack, None).unwrap_or(0);
-    let p1 = points[i1].1;
-    let i2 = pick(
-        points,
-        |p| crate::real::norm(&(p.1 - p1)),
-        slack,
-        Some(slack),
-    );
-    (i1, i2)
 }
 
 /// EPA's reusable memory: keep one per thread (or per pair) and no query allocates once it
@@ -227,7 +175,7 @@ where
     if simplex.is_empty() {
         // No simplex given: GJK builds one. Two coincident points leave none: touching.
         let mut own = Simplex::new();
-        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).go()?;
+        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).closest_point()?;
         if own.is_empty() {
             let p = SupportPoint::new(a.center(), b.center());
             return Ok(touching(&p, any_axis(), 0));
@@ -629,11 +577,4 @@ where
         },
         None => first.unwrap_or(pts[0]),
     }
-}
-
-/// A unit direction to fall back on when the geometry gives none: the first axis.
-pub(crate) fn any_axis<T: Real, const D: usize>() -> Unit<SVector<T, D>> {
-    let mut e = SVector::<T, D>::zeros();
-    e[0] = T::one();
-    Unit::new_unchecked(e)
 }

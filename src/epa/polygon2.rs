@@ -1,10 +1,11 @@
 //! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
 //! until that edge lies on the boundary (docs/epa.md §2).
 
-use super::{ContactDim, Penetration, Seed, any_axis, seed, support};
+use super::{ContactDim, Penetration, Seed, seed, support};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
+    linalg::any_axis,
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
@@ -39,34 +40,6 @@ impl<T: Real> ContactDim<T, 2> for Const<2> {
         B: SupportMap<T, 2> + ?Sized,
     {
         storage.run(a, b, simplex, tol)
-    }
-
-    /// The edge's two ends, facing out along the edge.
-    fn side_planes(
-        face: &[(Point<T, 2>, u32)],
-        normal: &Vector2<T>,
-        out: &mut Vec<(Vector2<T>, T, u32)>,
-    ) {
-        out.clear();
-        let (p, q) = (face[0].0.coords, face[face.len() - 1].0.coords);
-        // The lines through the ends along `normal`: their normal is the edge's direction
-        // with its `normal` component removed.
-        let e = q - p;
-        let t = e - normal * e.dot(normal);
-        out.push((-t, -t.dot(&p), 0));
-        out.push((t, t.dot(&q), 1));
-    }
-
-    /// The deepest point and the one farthest from it.
-    fn reduce(points: &mut Vec<(T, Point<T, 2>, u32)>, _normal: &Vector2<T>, slack: T) {
-        if points.len() <= 2 {
-            return;
-        }
-        let (i, j) = super::deepest_and_farthest(points, slack);
-        let (p, q) = (points[i], j.map(|j| points[j]));
-        points.clear();
-        points.push(p);
-        points.extend(q);
     }
 }
 

@@ -2,10 +2,11 @@
 //! adjacency links, expansion by the silhouette (horizon) seen from each new support point
 //! (van den Bergen 2001; SOLID 3's `penDepth`; docs/epa.md §3).
 
-use super::{ContactDim, Penetration, Seed, any_axis, seed, support, touching};
+use super::{ContactDim, Penetration, Seed, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
+    linalg::any_axis,
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
@@ -95,99 +96,6 @@ impl<T: Real> ContactDim<T, 3> for Const<3> {
         B: SupportMap<T, 3> + ?Sized,
     {
         storage.run(a, b, simplex, tol)
-    }
-
-    /// One plane per polygon edge `rᵢ → rᵢ₊₁`: normal `(rᵢ₊₁ − rᵢ) × n`, pointing out of a
-    /// counter-clockwise polygon; then, at each corner sharper than 60°, the supporting
-    /// plane through it across the corner's bisector (id `m + i` for corner `i` of `m`;
-    /// `normal` is a unit vector).
-    /// Two edge planes meeting at an angle θ cut a point beyond the corner by only its
-    /// distance times `sin θ/2`: at a needle's tip their rounding let points through far
-    /// beyond it (fuzz sweep, 3D f64: a sliver hull face 1.7e-12 wide, a clipped point
-    /// 7.1e-7 past its tip, off A). The bisector plane holds every point of the convex
-    /// polygon (the sum of the two edges' inequalities), so exact clipping is unchanged.
-    fn side_planes(
-        face: &[(Point3<T>, u32)],
-        normal: &Vector3<T>,
-        out: &mut Vec<(Vector3<T>, T, u32)>,
-    ) {
-        out.clear();
-        let m = face.len();
-        for i in 0..m {
-            let (p, q) = (face[i].0.coords, face[(i + 1) % m].0.coords);
-            let s = (q - p).cross(normal);
-            out.push((s, s.dot(&p), i as u32));
-        }
-        if m < 3 {
-            return;
-        }
-        let half = crate::real::lit::<T>(0.5);
-        for i in 0..m {
-            // Corner i joins edge i − 1 (coming in) and edge i (going out). The bisector
-            // is taken as `d_in − d_out` (unit edge directions, across `normal`), not as
-            // the sum of the two planes' unit normals: at a needle's tip those nearly
-            // cancel and their sum's direction is rounding (2e-4 off for a tip of 6e-13).
-            let (s_in, s_out) = (out[(i + m - 1) % m].0, out[i].0);
-            let (prev, v, next) = (
-                face[(i + m - 1) % m].0.coords,
-                face[i].0.coords,
-                face[(i + 1) % m].0.coords,
-            );
-            if let (Some(a), Some(b)) = (normalize(&s_in), normalize(&s_out))
-                && a.dot(&b) < -half
-                && let (Some(d_in), Some(d_out)) = (normalize(&(v - prev)), normalize(&(next - v)))
-            {
-                let d = d_in.into_inner() - d_out.into_inner();
-                if let Some(c) = normalize(&(d - normal * normal.dot(&d))) {
-                    let c = c.into_inner();
-                    out.push((c, c.dot(&v), (m + i) as u32));
-                }
-            }
-        }
-    }
-
-    /// Deepest first, then the farthest from it, then the largest triangle, then the
-    /// point adding the most area outside that triangle (docs/clipping.md §3).
-    fn reduce(points: &mut Vec<(T, Point3<T>, u32)>, normal: &Vector3<T>, slack: T) {
-        if points.len() <= 4 {
-            return;
-        }
-        let (i1, i2) = super::deepest_and_farthest(points, slack);
-        let p1 = points[i1].1;
-        let mut keep: [Option<(T, Point3<T>, u32)>; 4] = [Some(points[i1]), None, None, None];
-        if let Some(i2) = i2 {
-            let p2 = points[i2].1;
-            keep[1] = Some(points[i2]);
-            let area =
-                |a: &Point3<T>, b: &Point3<T>, x: &Point3<T>| normal.dot(&(b - a).cross(&(x - a)));
-            // Areas count as ties within slack times the longest edge.
-            let area_slack = slack * crate::real::norm(&(p2 - p1));
-            if let Some(i3) = super::pick(
-                points,
-                |p| area(&p1, &p2, &p.1).abs(),
-                area_slack,
-                Some(area_slack),
-            ) {
-                let p3 = points[i3].1;
-                keep[2] = Some(points[i3]);
-                let s = if area(&p1, &p2, &p3) > T::zero() {
-                    T::one()
-                } else {
-                    -T::one()
-                };
-                // The area x adds outside the triangle's edges.
-                let added = |p: &(T, Point3<T>, u32)| {
-                    let x = &p.1;
-                    (-s * area(&p1, &p2, x))
-                        .max(-s * area(&p2, &p3, x))
-                        .max(-s * area(&p3, &p1, x))
-                };
-                keep[3] =
-                    super::pick(points, added, area_slack, Some(area_slack)).map(|i| points[i]);
-            }
-        }
-        points.clear();
-        points.extend(keep.into_iter().flatten());
     }
 }
 

@@ -154,7 +154,7 @@ where
 {
     tol.validate()?;
     let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Distance).go()?;
+    let out = Run::new(a, b, tol, simplex, Mode::Distance).closest_point()?;
     Ok(out.rounded(a.radius(), margin))
 }
 
@@ -179,7 +179,7 @@ where
     let mode = Mode::Within {
         margin: radii + margin,
     };
-    let out = Run::new(a, b, tol, simplex, mode).go()?;
+    let out = Run::new(a, b, tol, simplex, mode).closest_point()?;
     Ok(out.rounded(a.radius(), radii))
 }
 
@@ -230,6 +230,6 @@ where
 {
     tol.validate()?;
     let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).go()?;
+    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).closest_point()?;
     Ok(out.intersection(margin))
 }

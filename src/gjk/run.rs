@@ -68,17 +68,25 @@ pub(crate) struct Outcome<T: Real, const D: usize> {
     pub(crate) coords: T,
 }
 
-/// Where a run starts: a point of `A − B` and whether it already settles the run.
+/// Where a run starts: a point of `A − B` and where it came from.
 struct Start<T: Real, const D: usize> {
     point: SupportPoint<T, D>,
     /// A vector along `point.w` ([`Closest::dir`]).
     dir: SVector<T, D>,
-    /// The point is a warm simplex's closest point (so `‖v‖` must decrease from it).
-    from_simplex: bool,
-    /// The warm simplex contains the origin.
-    contained: bool,
+    from: StartFrom,
     /// The largest coordinate of the shapes' centres.
     centres: T,
+}
+
+/// The source of a run's starting point.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StartFrom {
+    /// The centres' difference (or a vertex, for coincident centres): no simplex yet.
+    Centres,
+    /// A warm simplex's closest point (so `‖v‖` must decrease from it).
+    Simplex,
+    /// A warm simplex containing the origin: the run is settled.
+    Contained,
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
@@ -146,8 +154,11 @@ where
                         b: c.b,
                     },
                     dir: c.dir,
-                    from_simplex: true,
-                    contained: c.full,
+                    from: if c.full {
+                        StartFrom::Contained
+                    } else {
+                        StartFrom::Simplex
+                    },
                     centres,
                 });
             }
@@ -167,13 +178,15 @@ where
         Ok(Start {
             point: p,
             dir: p.w,
-            from_simplex: false,
-            contained: false,
+            from: StartFrom::Centres,
             centres,
         })
     }
 
-    /// The loop (docs/gjk.md §3). Algorithm:
+    /// Runs GJK towards the point of the cores' `A − B` closest to the origin, stopping
+    /// early where the mode allows (docs/gjk.md §3). Algorithm, from the start point `v`
+    /// (a warm simplex's closest point, or the centres' difference; a warm simplex around
+    /// the origin ends the run at once):
     /// 1. `w = s(−v)`, checked; the rounding band grows with the coordinates seen.
     /// 2. The lower bound `μ = max(μ, v·w/‖v‖)`; in an intersection test, `μ` beyond the
     ///    margin and the rounding proves the shapes apart (`SeparatingAxis`).
@@ -181,14 +194,14 @@ where
     /// 4. `w` already a vertex: `RepeatedSupport` (`v` is then optimal up to rounding).
     /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
     ///    rounding: `Touching`; `‖v‖` not decreasing: `NoProgress` (keep the previous).
-    pub(crate) fn go(mut self) -> Result<Outcome<T, D>, QueryError> {
+    pub(crate) fn closest_point(mut self) -> Result<Outcome<T, D>, QueryError> {
         let limit = coordinate_limit::<T, D>();
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
         let start = self.start(limit, johnson.as_mut(), &r)?;
         let p = start.point;
-        let mut from_simplex = start.from_simplex;
+        let mut from_simplex = start.from != StartFrom::Centres;
         // The magnitudes computed with: the start's points and the shapes' centres (B's
         // centre in A's frame carries the placement's translation).
         let coords = p.a.coords.amax().max(p.b.coords.amax()).max(start.centres);
@@ -204,7 +217,7 @@ where
             band: r.band(coords),
             coords,
         };
-        if start.contained || out.upper == T::zero() {
+        if start.from == StartFrom::Contained || out.upper == T::zero() {
             // The origin is a point of A − B (or inside the warm simplex).
             return Ok(out);
         }

@@ -4,15 +4,8 @@
 //! Detection* §5.1.2, §5.1.9), certified by the separating plane through the pair.
 
 use super::{Answer, Want};
-use crate::{Real, Tolerances, real::norm, tolerance::Rounding};
+use crate::{Real, Tolerances, linalg::any_axis, real::norm, tolerance::Rounding};
 use nalgebra::{Point, SVector};
-
-/// The first axis, a direction for a pair without one.
-fn any_axis<T: Real, const D: usize>() -> SVector<T, D> {
-    let mut e = SVector::zeros();
-    e[0] = T::one();
-    e
-}
 
 /// A unit vector perpendicular to `d` (any unit vector when `d = 0`): 2D the left normal,
 /// 3D the cross with the axis least aligned with `d`.
@@ -28,7 +21,9 @@ fn perpendicular<T: Real, const D: usize>(d: &SVector<T, D>) -> SVector<T, D> {
         p[k1] = d[k2];
         p[k2] = -d[k1];
     }
-    crate::real::normalize(&p).map_or_else(any_axis, |u| u.into_inner())
+    crate::real::normalize(&p)
+        .unwrap_or_else(any_axis)
+        .into_inner()
 }
 
 /// The box `[−h, h]` (first) and the point `c` (second), in the box's frame: outside, the
@@ -106,7 +101,7 @@ pub(crate) fn point_point<T: Real, const D: usize>(
     let normal = if dist > T::zero() {
         c.coords / dist
     } else {
-        any_axis()
+        any_axis::<T, D>().into_inner()
     };
     Some(Answer {
         sep: dist,

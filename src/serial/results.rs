@@ -10,7 +10,7 @@ use crate::{
         Cast, CastOptions, CastTermination, LinearMotion, Ray, RayHit, RigidMotion, RotationDim,
         ShapeHit,
     },
-    clip::{ContactPoint, FeatureId, Manifold},
+    clip::{ContactPoint, FeatureId, Manifold, PackedFeatureId},
     epa::Penetration,
     gjk::{Distance, Intersection},
     query::{Contact, Proximity},
@@ -292,11 +292,23 @@ enum ProximityDef<T: Real, const D: usize> {
 }
 via!(ProximityDef, [T: Real, const D: usize], Proximity<T, D>, [T]);
 
+/// A packed id as its bits (the format of the plain `u32` it replaced).
+impl Serialize for PackedFeatureId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for PackedFeatureId {
+    fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        u32::deserialize(d).map(Self::from)
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "FeatureId")]
 struct FeatureIdDef {
-    a: u32,
-    b: u32,
+    a: PackedFeatureId,
+    b: PackedFeatureId,
 }
 via!(FeatureIdDef, [], FeatureId, []);
 

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::{
     Dim, Real, ShapeError,
-    clip::{Feature, FeatureMap},
+    clip::{Feature, FeatureMap, Vertex},
 };
 use alloc::{boxed::Box, sync::Arc};
 use nalgebra::{Const, Point, SMatrix, SVector};
@@ -325,10 +325,11 @@ fn core_point<T: Real, const D: usize, S: SupportMap<T, D>>(
     dir: &SVector<T, D>,
     out: &mut Feature<T, D>,
 ) {
-    out.normal = crate::real::normalize(dir).unwrap_or_else(crate::epa::any_axis);
+    out.normal = crate::real::normalize(dir).unwrap_or_else(crate::linalg::any_axis);
     out.id = u32::MAX;
     out.vertices.clear();
-    out.vertices.push((s.core_support(dir), u32::MAX));
+    out.vertices
+        .push(Vertex::new(s.core_support(dir), u32::MAX));
 }
 
 impl<T: Real, const D: usize> FeatureMap<T, D> for Shape<T, D>
