@@ -16,6 +16,7 @@ use crate::{
 };
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
+mod capped;
 mod touching;
 use touching::{touching_contact, touching_cores};
 
@@ -395,6 +396,27 @@ where
 /// vertices re-derived from the current shapes) and its final simplex stored back on
 /// success.
 fn contact_local<T, const D: usize, A, B>(
+    a: &A,
+    placed: &B,
+    tol: &Tolerances<T>,
+    workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    let mut c = contact_uncapped(a, placed, tol, workspace, cache)?;
+    if c.termination == Termination::MaxIterations {
+        capped::cover_witnesses(a, placed, tol, &mut c)?;
+    }
+    Ok(c)
+}
+
+/// [`contact_local`] before a capped answer's bounds are made to cover its witnesses.
+fn contact_uncapped<T, const D: usize, A, B>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,

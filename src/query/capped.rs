@@ -1,0 +1,37 @@
+//! Contacts stopped by an iteration cap (docs/testing.md, F8): bounds that cover their
+//! witnesses.
+//!
+//! At GJK's or EPA's cap the witnesses are mixes of support points taken along earlier
+//! directions (pushed out by the radii along the final normal `n`): points of the shapes,
+//! not of their surfaces. How deep they lie is known exactly from one support call per
+//! shape along `n`: with `s(n) = min_B n·y − max_A n·x` the gap between the supporting
+//! planes normal to `n`, the two depths below those planes sum to `separation − s(n)`
+//! (because `point_b − point_a = separation · n`). `s(n)` is itself a lower bound of the
+//! signed distance (for any unit `n`), so bringing the lower bound down to it keeps the
+//! bounds proven and makes their width cover how far each witness lies inside its shape.
+
+use super::Contact;
+use crate::{QueryError, Real, Tolerances, dim::Dim, gjk, shape::SupportMap, tolerance::Rounding};
+use nalgebra::Const;
+
+/// Lowers `c.lower_bound` (A's frame) to at most `s(n)` minus its rounding.
+pub(super) fn cover_witnesses<T, const D: usize, A, B>(
+    a: &A,
+    placed: &B,
+    tol: &Tolerances<T>,
+    c: &mut Contact<T, D>,
+) -> Result<(), QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    // `plane_min` along `−n`: A's core support along `n`, B's along `−n`, their gap.
+    if let Some((core_gap, coords)) = gjk::plane_min(a, placed, &-c.normal.into_inner())? {
+        let gap = core_gap - a.radius() - placed.radius();
+        let band = Rounding::of(tol).band(coords);
+        c.lower_bound = c.lower_bound.min(gap - band);
+    }
+    Ok(())
+}
