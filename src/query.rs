@@ -278,7 +278,8 @@ pub struct Contact<T: Real, const D: usize> {
     /// The unit direction from A to B: moving B by `−separation` along it makes the shapes
     /// touch. Continuous across `separation = 0`.
     pub normal: Unit<SVector<T, D>>,
-    /// The point of A farthest along `normal` (on A's boundary).
+    /// The point of A farthest along `normal` (on A's boundary). After a cap
+    /// ([`Termination::MaxIterations`]): a point of A within the bounds' width of it.
     pub point_a: Point<T, D>,
     /// The point of B farthest along `−normal`; `point_b − point_a = separation · normal`.
     pub point_b: Point<T, D>,

@@ -72,7 +72,9 @@ pub struct Distance<T: Real, const D: usize> {
     /// The distance (0 when the shapes touch or overlap); within
     /// `[lower_bound, upper_bound]`.
     pub distance: T,
-    /// The closest point on A (on overlap: a point of A ∩ B, approximately).
+    /// The closest point on A (on overlap: a point of A ∩ B, approximately). After GJK's
+    /// cap ([`Termination::MaxIterations`]): a point of A at `upper_bound` from
+    /// `point_b`, not necessarily on A's boundary.
     pub point_a: Point<T, D>,
     /// The closest point on B; `‖point_b − point_a‖ = distance` up to rounding.
     pub point_b: Point<T, D>,
