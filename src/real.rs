@@ -83,11 +83,20 @@ pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVec
     Some(Unit::new_unchecked(u / sqrt0(u.norm_squared())))
 }
 
-/// Whether every component is finite.
+/// Whether `x` is finite: `x − x` is 0 for a finite `x`, NaN for a NaN or ∞ (one
+/// subtraction and one comparison; fixed-point is always finite).
+#[inline]
+#[must_use]
+pub(crate) fn finite<T: Real>(x: T) -> bool {
+    x - x == T::zero()
+}
+
+/// Whether every component is finite: the sum of `x − x`, which is 0 for finite `x` and
+/// NaN for a NaN or ∞ (one pass without branches; fixed-point is always finite).
 #[inline]
 #[must_use]
 pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
-    v.iter().all(|x| x.is_finite())
+    v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
 #[cfg(test)]

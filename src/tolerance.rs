@@ -107,7 +107,7 @@ impl<T: Real> Tolerances<T> {
                 field: "gjk_touching",
             });
         }
-        if !(self.gjk_resolution >= T::zero()) || !self.gjk_resolution.is_finite() {
+        if !(self.gjk_resolution >= T::zero()) || !crate::real::finite(self.gjk_resolution) {
             return Err(QueryError::InvalidTolerance {
                 field: "gjk_resolution",
             });

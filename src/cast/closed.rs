@@ -38,6 +38,7 @@ fn hit_or_miss<T: Real, const D: usize>(
 /// `‖o + t d‖² = r²`, with the discriminant from the perpendicular offset
 /// `q = o − (o·d/d·d)·d` (`b² − ac = d·d·(r² − ‖q‖²)`, no cancellation; Haines et al. 2019)
 /// and each root from the form without cancellation.
+#[inline]
 pub(crate) fn ray_ball<T: Real, const D: usize>(
     r: T,
     o: &Point<T, D>,
@@ -81,6 +82,7 @@ pub(crate) fn ray_ball<T: Real, const D: usize>(
 
 /// The ray `o + t·d` against the box `[-h, h]`: the intersection of the slabs'
 /// parameter intervals; the entry (or, from inside, exit) face gives the normal.
+#[inline]
 pub(crate) fn ray_cuboid<T: Real, const D: usize>(
     h: &SVector<T, D>,
     o: &Point<T, D>,

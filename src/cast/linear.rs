@@ -72,6 +72,7 @@ where
 {
     tol.validate()?;
     options.validate()?;
+    crate::input::check_pair(a, b)?;
     let (pose_a, pose_b) = (&motion_a.pose, &motion_b.pose);
     let (frame_a, rel) = crate::pose::relative(pose_a, pose_b)?;
     super::check_vector(&motion_a.velocity, "velocity")?;
@@ -91,7 +92,12 @@ pub(super) fn place<'b, T: Real, const D: usize, B: SupportMap<T, D> + ?Sized>(
     m: &SMatrix<T, D, D>,
     t: &SVector<T, D>,
 ) -> Result<Rigid<'b, B, T, D>, QueryError> {
-    if !m.iter().all(|x| x.is_finite()) || !crate::real::all_finite(t) {
+    let sum = m
+        .iter()
+        .chain(t.iter())
+        .fold(T::zero(), |s, &x| s + (x - x));
+    // Σ (x − x): 0 when every number is finite, NaN otherwise.
+    if !(sum == T::zero()) {
         return Err(QueryError::NonFinitePose);
     }
     Ok(Rigid {

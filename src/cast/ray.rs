@@ -26,9 +26,12 @@ use nalgebra::{Const, Isometry, Point, SVector, Unit};
 /// ([`Tolerances::gjk_touching`] × the shape's size) of a shape counts as a hit.
 ///
 /// # Errors
-/// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose;
-/// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`; the
-/// support map errors of [`crate::query::distance`].
+/// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose (checked
+/// whole, even where a closed form reads only its translation);
+/// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`;
+/// [`QueryError::InvalidShape`] for invalid shape parameters; the support map errors of
+/// [`crate::query::distance`], and [`QueryError::InvalidTolerance`], when the GJK ray cast
+/// runs (the closed forms read no tolerance).
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query::{self, Ray}, shape::{Capsule, Cuboid}};
@@ -59,28 +62,43 @@ where
     Const<D>: Dim,
     S: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    // The pose checked and read once as a matrix: the ray in, the normal out.
-    let frame = crate::pose::Frame::of(pose)?;
     super::check_vector(&ray.origin.coords, "ray origin")?;
     super::check_vector(&ray.dir, "ray direction")?;
     if !(max_toi >= T::zero()) {
         return Err(QueryError::InvalidCast { what: "max_toi" });
     }
+    crate::input::check_shape(shape)?;
+    let primitive = shape
+        .primitive()
+        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p));
+    // A ball needs only its centre: the ray stays in the world frame.
+    if let Some(Primitive::Ball { radius }) = primitive {
+        crate::pose::check(pose)?;
+        let o = Point::from(ray.origin - pose.translation.vector);
+        let answer = closed::ray_ball(radius, &o, &ray.dir, max_toi, solid);
+        return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+    }
+    // The pose checked and read once as a matrix: the ray in, the normal out.
+    let frame = crate::pose::Frame::of(pose)?;
     let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - frame.t)));
     let d = frame.inverse_transform_vector(&ray.dir);
-    let closed = shape
-        .primitive()
-        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p))
-        .and_then(|p| closed_form(&p, &o, &d, max_toi, solid));
-    let mut cast = match closed {
-        Some(c) => c,
-        None => ray_local(shape, &o, &d, max_toi, solid, tol)?,
+    let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(frame.transform_vector(&n));
+    let answer = match primitive {
+        Some(Primitive::Cuboid { half_extents }) => {
+            Some(closed::ray_cuboid(&half_extents, &o, &d, max_toi, solid))
+        }
+        Some(Primitive::Capsule { a, b, radius }) => {
+            closed::ray_capsule((&a, &b, radius), &o, &d, max_toi)
+        }
+        _ => None,
     };
+    if let Some(answer) = answer {
+        return Ok(closed_cast(answer, ray, max_toi, solid, to_world));
+    }
+    tol.validate()?;
+    let mut cast = ray_local(shape, &o, &d, max_toi, solid, tol)?;
     if let Some(h) = cast.hit.as_mut() {
-        h.normal = h
-            .normal
-            .map(|n| Unit::new_unchecked(frame.transform_vector(&n)));
+        h.normal = h.normal.map(to_world);
         h.point = ray.point_at(h.toi);
     }
     Ok(cast)
@@ -90,27 +108,20 @@ where
 fn closed_applies<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
     match p {
         Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => *radius > T::zero(),
-        _ => true,
+        Primitive::Cuboid { .. } => true,
     }
 }
 
-/// The closed forms, as a cast in the local frame (`None`: none applies, e.g. a capsule
-/// from inside).
-fn closed_form<T: Real, const D: usize>(
-    p: &Primitive<T, D>,
-    o: &Point<T, D>,
-    d: &SVector<T, D>,
+/// A closed form's answer as the cast, in the world frame (`to_world` maps the normal).
+#[inline]
+fn closed_cast<T: Real, const D: usize>(
+    answer: Closed<T, D>,
+    ray: &Ray<T, D>,
     max_toi: T,
     solid: bool,
-) -> Option<RayCast<T, D>> {
-    let answer = match p {
-        Primitive::Ball { radius } => closed::ray_ball(*radius, o, d, max_toi, solid),
-        Primitive::Cuboid { half_extents } => {
-            closed::ray_cuboid(half_extents, o, d, max_toi, solid)
-        }
-        Primitive::Capsule { a, b, radius } => closed::ray_capsule((a, b, *radius), o, d, max_toi)?,
-    };
-    Some(match answer {
+    to_world: impl Fn(Unit<SVector<T, D>>) -> Unit<SVector<T, D>>,
+) -> RayCast<T, D> {
+    match answer {
         Closed::Hit {
             toi,
             normal,
@@ -121,7 +132,20 @@ fn closed_form<T: Real, const D: usize>(
             } else {
                 CastTermination::Converged
             };
-            hit_cast(toi, Some(toi), normal, termination, 0, 0)
+            Cast {
+                hit: Some(RayHit {
+                    toi,
+                    lower_bound: toi,
+                    upper_bound: Some(toi),
+                    normal: normal.map(to_world),
+                    point: ray.point_at(toi),
+                    termination,
+                }),
+                safe_toi: toi,
+                iterations: 0,
+                steps: 0,
+                termination,
+            }
         }
         Closed::Miss => Cast {
             hit: None,
@@ -130,7 +154,7 @@ fn closed_form<T: Real, const D: usize>(
             steps: 0,
             termination: CastTermination::Horizon,
         },
-    })
+    }
 }
 
 fn hit_cast<T: Real, const D: usize>(
