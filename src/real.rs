@@ -85,18 +85,27 @@ pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVec
 
 /// Whether `x` is finite: `x − x` is 0 for a finite `x`, NaN for a NaN or ∞ (one
 /// subtraction and one comparison; fixed-point is always finite).
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline]
 #[must_use]
 pub(crate) fn finite<T: Real>(x: T) -> bool {
     x - x == T::zero()
 }
 
-/// Whether every component is finite: the sum of `x − x`, which is 0 for finite `x` and
-/// NaN for a NaN or ∞ (one pass without branches; fixed-point is always finite).
+/// Whether every number is finite: the sum of `x − x` (as [`finite`]), 0 or NaN, in one
+/// pass without branches.
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
+#[inline]
+#[must_use]
+pub(crate) fn all_finite_in<T: Real>(xs: impl IntoIterator<Item = T>) -> bool {
+    xs.into_iter().fold(T::zero(), |s, x| s + (x - x)) == T::zero()
+}
+
+/// Whether every component is finite ([`all_finite_in`]).
 #[inline]
 #[must_use]
 pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
-    v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
+    all_finite_in(v.iter().copied())
 }
 
 #[cfg(test)]

@@ -406,7 +406,17 @@ where
 }
 cases!(grazing_rays, [2 => d2, 3 => d3]);
 
-/// The closed forms (ball, box, capsule) against the general GJK ray cast and the f64
+/// A shape's name, the exact answer (toi, started inside), whether the ray grazes it, its
+/// closed-form shape and its GJK-only twin.
+type RayCase<'s, T, const D: usize> = (
+    &'s str,
+    Option<(f64, bool)>,
+    bool,
+    &'s dyn SupportMap<T, D>,
+    &'s dyn SupportMap<T, D>,
+);
+
+/// The closed forms (ball, box) against the general GJK ray cast and the f64
 /// oracles on posed shapes: random rays aimed near the shape, rays starting inside (solid
 /// and hollow), rays parallel to a box face, zero-length directions. Grazing rays within
 /// the accuracy are skipped (either answer is right).
@@ -484,13 +494,7 @@ where
             box_hits(1e-3) != box_hits(-1e-3) || (0..D).any(|k| (h[k] - ol[k].abs()).abs() < 1e-3);
         let ball = Ball::new(lit::<T>(r));
         let cube = Cuboid::new(v::<T, D>(&h));
-        let cases: [(
-            &str,
-            Option<(f64, bool)>,
-            bool,
-            &dyn SupportMap<T, D>,
-            &dyn SupportMap<T, D>,
-        ); 2] = [
+        let cases: [RayCase<'_, T, D>; 2] = [
             ("ball", ball_exact, ball_grazes, &ball, &opaque(ball)),
             ("box", box_exact, box_grazes, &cube, &opaque(cube)),
         ];
@@ -558,6 +562,109 @@ mod closed_forms_match_gjk_4d {
         super::closed_forms_match_gjk::<f64, 4>();
     }
 }
+
+/// The capsule's closed form against the GJK ray cast and the brute-force oracle (the
+/// first time the ray comes within the radius of the core segment) on posed capsules: rays
+/// aimed near it, rays parallel to its axis (hitting an end cap or missing), origins inside
+/// the infinite cylinder beyond an end, origins inside the capsule (the GJK ray cast then).
+fn capsule_closed_form_matches_gjk<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(16);
+    let acc = toi_acc::<T>();
+    let (mut hits, mut misses) = (0, 0);
+    for i in 0..120 {
+        let (pose, pose_f) = random_pose::<T, D>(&mut rng, 1.0);
+        let (p, q): (SVector<f64, D>, SVector<f64, D>) = (
+            v::<T, D>(&rng.vector(-1.0, 1.0)).map(f::<T>),
+            v::<T, D>(&rng.vector(-1.0, 1.0)).map(f::<T>),
+        );
+        let r = round::<T>(rng.uniform(0.1, 0.5));
+        let axis = (q - p).normalize();
+        let perp = {
+            let x: SVector<f64, D> = rng.unit();
+            (x - axis * x.dot(&axis)).normalize()
+        };
+        // In the capsule's frame.
+        let (ol, dl): (SVector<f64, D>, SVector<f64, D>) = match i % 4 {
+            0 => {
+                let o = rng.unit::<D>() * 3.5;
+                (o, (rng.vector::<D>(-1.0, 1.0) - o) * 0.5)
+            }
+            1 => {
+                let o = p - axis * rng.uniform(0.5, 2.0) + perp * (r * rng.uniform(0.0, 1.5));
+                (o, axis * rng.uniform(0.5, 2.0))
+            }
+            2 => {
+                let o = q + axis * (r + rng.uniform(0.2, 1.0)) + perp * (r * rng.uniform(0.0, 0.9));
+                (o, (p + rng.vector::<D>(-0.5, 0.5) - o) * 0.5)
+            }
+            _ => {
+                let o = p + (q - p) * rng.uniform(0.0, 1.0) + perp * (r * rng.uniform(0.0, 0.8));
+                (o, rng.unit::<D>())
+            }
+        };
+        let (o, d) = (
+            v::<T, D>(&pose_f.transform_point(&Point::from(ol)).coords),
+            v::<T, D>(&pose_f.transform_vector(&dl)),
+        );
+        let (of, df) = (back(&o), back(&d));
+        let (ol, dl) = (
+            pose_f.inverse_transform_point(&Point::from(of)).coords,
+            pose_f.inverse_transform_vector(&df),
+        );
+        let dist = |t: f64| point_segment(&(ol + dl * t), &p, &q);
+        let min = (0..=4000)
+            .map(|k| dist(k as f64 * 0.0025))
+            .fold(f64::INFINITY, f64::min);
+        if (min - r).abs() < 2e-3 || (dist(0.0) - r).abs() < 2e-3 {
+            continue;
+        }
+        let inside = dist(0.0) < r;
+        let exact = if inside {
+            Some(0.0)
+        } else {
+            first_time(dist, r, 10.0)
+        };
+        let cap = Capsule::new(
+            Point::from(v::<T, D>(&p)),
+            Point::from(v::<T, D>(&q)),
+            lit(r),
+        );
+        let ray = Ray::new(Point::from(o), d);
+        let ours = query::cast_ray(&pose, &cap, &ray, lit(10.0), true, &tol()).unwrap();
+        let gjk = query::cast_ray(&pose, &opaque(cap), &ray, lit(10.0), true, &tol()).unwrap();
+        let ctx = format!("#{i}: exact {exact:?}\n closed {ours:?}\n gjk {gjk:?}");
+        assert_eq!(ours.hit.is_some(), exact.is_some(), "closed: {ctx}");
+        assert_eq!(gjk.hit.is_some(), exact.is_some(), "gjk: {ctx}");
+        let (Some(t), Some(a), Some(b)) = (exact, ours.hit, gjk.hit) else {
+            misses += 1;
+            continue;
+        };
+        hits += 1;
+        assert_eq!(a.termination, b.termination, "{ctx}");
+        for hit in [a, b] {
+            assert!((f(hit.toi) - t).abs() <= acc * (1.0 + t), "toi: {ctx}");
+        }
+        if let (Some(na), Some(nb)) = (a.normal, b.normal) {
+            let (na, nb) = (back(&na.into_inner()), back(&nb.into_inner()));
+            assert!((na - nb).norm() < 2e-2, "normals {na} vs {nb}: {ctx}");
+            assert!(na.dot(&df) <= 0.0, "normal along the ray: {ctx}");
+            // The normal points from the core segment to the hit point.
+            let x = pose_f
+                .inverse_transform_point(&Point::from(of + df * t))
+                .coords;
+            let s = ((x - p).dot(&(q - p)) / (q - p).norm_squared()).clamp(0.0, 1.0);
+            let want = pose_f.transform_vector(&(x - p - (q - p) * s).normalize());
+            assert!((na - want).norm() < 2e-2, "normal {na} vs {want}: {ctx}");
+        } else {
+            assert!(inside && a.normal.is_none() && b.normal.is_none(), "{ctx}");
+        }
+    }
+    assert!(hits >= 40 && misses >= 10, "hits {hits}, misses {misses}");
+}
+cases!(capsule_closed_form_matches_gjk, [2 => d2, 3 => d3]);
 
 /// Floats (fixed point takes the GJK ray cast, whose touching band counts such rays as
 /// hits): the closed forms are exact at the surface: a ray tangent to the ball or along

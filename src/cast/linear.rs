@@ -92,12 +92,7 @@ pub(super) fn place<'b, T: Real, const D: usize, B: SupportMap<T, D> + ?Sized>(
     m: &SMatrix<T, D, D>,
     t: &SVector<T, D>,
 ) -> Result<Rigid<'b, B, T, D>, QueryError> {
-    let sum = m
-        .iter()
-        .chain(t.iter())
-        .fold(T::zero(), |s, &x| s + (x - x));
-    // Σ (x − x): 0 when every number is finite, NaN otherwise.
-    if !(sum == T::zero()) {
+    if !crate::real::all_finite_in(m.iter().chain(t.iter()).copied()) {
         return Err(QueryError::NonFinitePose);
     }
     Ok(Rigid {
