@@ -97,15 +97,16 @@ pub(crate) fn finite<T: Real>(x: T) -> bool {
 #[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline]
 #[must_use]
-pub(crate) fn all_finite_in<T: Real>(xs: impl IntoIterator<Item = T>) -> bool {
-    xs.into_iter().fold(T::zero(), |s, x| s + (x - x)) == T::zero()
+pub(crate) fn all_finite_in<T: Real>(xs: &[T]) -> bool {
+    xs.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
 /// Whether every component is finite ([`all_finite_in`]).
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline]
 #[must_use]
 pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
-    all_finite_in(v.iter().copied())
+    v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
 #[cfg(test)]

@@ -155,7 +155,6 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
 /// its axial coordinate lies on the segment; otherwise the ray, inside the cylinder from
 /// there, can first meet only the end ball on that side. An origin already inside the
 /// cylinder (beyond an end) likewise meets only the end ball on its side.
-#[inline]
 pub(crate) fn ray_capsule<T: Real, const D: usize>(
     (p, q, r): (&Point<T, D>, &Point<T, D>, T),
     o: &Point<T, D>,

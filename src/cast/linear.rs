@@ -92,7 +92,7 @@ pub(super) fn place<'b, T: Real, const D: usize, B: SupportMap<T, D> + ?Sized>(
     m: &SMatrix<T, D, D>,
     t: &SVector<T, D>,
 ) -> Result<Rigid<'b, B, T, D>, QueryError> {
-    if !crate::real::all_finite_in(m.iter().chain(t.iter()).copied()) {
+    if !crate::real::all_finite_in(m.as_slice()) || !crate::real::all_finite(t) {
         return Err(QueryError::NonFinitePose);
     }
     Ok(Rigid {
