@@ -170,6 +170,7 @@ where
         margin,
         start: T::zero(),
         end: options.max_toi,
+        witnesses: true,
     };
     let swept = sweep(a, b, &s, tol, &mut Simplex::new())?;
     let (iterations, steps) = (swept.iterations, swept.steps);
@@ -380,6 +381,7 @@ where
         margin,
         start: -far,
         end: T::zero(),
+        witnesses: true,
     };
     let swept = sweep(a, b, &s, tol, &mut Simplex::new())?;
     Ok(match swept.end {

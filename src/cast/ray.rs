@@ -203,6 +203,7 @@ where
         margin,
         start: T::zero(),
         end: max_toi,
+        witnesses: false,
     };
     let swept = sweep(shape, &PointShape { point: *o }, &s, tol, &mut simplex)?;
     let (iterations, steps) = (swept.iterations, swept.steps);
@@ -265,6 +266,7 @@ where
         margin: shape.radius(),
         start: T::zero(),
         end: far,
+        witnesses: false,
     };
     let back = sweep(
         shape,

@@ -35,13 +35,17 @@ pub(crate) struct Sweep<T: Real, const D: usize> {
     pub(crate) margin: T,
     pub(crate) start: T,
     pub(crate) end: T,
+    /// Whether the answer needs the witnesses ([`Reached::a`], [`Reached::b`]); a ray cast
+    /// does not, and its solves then skip them.
+    pub(crate) witnesses: bool,
 }
 
 /// Where the cores came within the margin.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Reached<T: Real, const D: usize> {
     pub(crate) lambda: T,
-    /// The closest point of the cores' `A − B(λ)` to the origin, and its witnesses (B's at λ).
+    /// The closest point of the cores' `A − B(λ)` to the origin, and its witnesses (B's at
+    /// λ; the origin unless [`Sweep::witnesses`]).
     pub(crate) v: SVector<T, D>,
     pub(crate) a: Point<T, D>,
     pub(crate) b: Point<T, D>,
@@ -233,7 +237,7 @@ where
         if johnson.as_ref().is_some_and(|j| j.overflow) {
             return Err(QueryError::OutOfRange);
         }
-        let solved = simplex.solve(johnson.as_ref(), &r);
+        let solved = simplex.solve_for(johnson.as_ref(), &r, s.witnesses);
         let nc = solved.as_ref().map_or(upper, |c| norm(&c.v));
         if let Some(c) = solved.filter(|c| c.full || nc <= s.margin + band) {
             let end = End::Reached(Reached {
