@@ -15,7 +15,7 @@ use crate::{
     QueryError, Real, Tolerances, gjk,
     gjk::Simplex,
     real::{norm, normalize},
-    shape::SupportMap,
+    shape::{Primitive, SupportMap},
 };
 use nalgebra::{Const, SMatrix, SVector, Unit};
 
@@ -79,7 +79,19 @@ where
     super::check_vector(&motion_b.velocity, "velocity")?;
     let placed = place(b, &rel.rot, &rel.t)?;
     let u = frame_a.inverse_transform_vector(&(motion_b.velocity - motion_a.velocity));
-    let mut cast = cast_local(a, &placed, &u, options, tol)?;
+    let boxes = match (a.primitive(), b.primitive()) {
+        (
+            Some(Primitive::Cuboid { half_extents: ha }),
+            Some(Primitive::Cuboid { half_extents: hb }),
+        ) if options.target_distance == T::zero() => {
+            super::boxes::box_box((&ha, &hb), (&rel.rot, &rel.t, &u), options.max_toi, tol)
+        }
+        _ => None,
+    };
+    let mut cast = match boxes {
+        Some(cast) => cast,
+        None => cast_local(a, &placed, &u, options, tol)?,
+    };
     if let Some(h) = cast.hit.as_mut() {
         to_world(h, &frame_a, &motion_a.velocity);
     }
