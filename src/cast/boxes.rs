@@ -12,7 +12,7 @@
 //! decide, are left to the GJK ray cast (`None`).
 
 use super::{Cast, CastTermination, ShapeCast, ShapeHit};
-use crate::{Real, Tolerances, real::norm, tolerance::Rounding};
+use crate::{Real, Tolerances, real::lit, tolerance::Rounding};
 use nalgebra::{SMatrix, SVector, Unit};
 
 /// The cast of box `b` (placed by `rot`, `t` in A's frame, moving by `τ·u`) against box
@@ -28,121 +28,176 @@ pub(super) fn box_box<T: Real, const D: usize>(
     }
     let r = Rounding::of(tol);
     let big = T::max_value()?;
+    let band = r.band(t.amax() + a.sum() + b.sum());
     let mut iv = Intervals::<T, D> {
         enter: -big,
         exit: big,
-        normal: SVector::zeros(),
+        entry: (Kind::First(0), T::one()),
         enter_slack: T::zero(),
         exit_slack: T::zero(),
-        gap: -big,
+        apart: false,
         separating: false,
-        band: r.band(t.amax() + a.sum() + b.sum()),
+        band,
         band_u: r.band(u.amax()),
+        two_band_sq: band * band * lit(4.0),
     };
-    // B's support value along n: exact for any matrix (h(n) = Σ b_k |n·R_k|).
-    let reach = |n: &SVector<T, D>| {
-        let mut h = T::zero();
-        for k in 0..D {
-            h += a[k] * n[k].abs() + b[k] * n.dot(&rot.column(k)).abs();
-        }
-        h
-    };
+    let cof = cofactors(rot);
+    let det = cof.column(0).dot(&rot.column(0)).abs();
+    // A's face normals e_i: B's support value Σ b_k |R_ik|.
     for i in 0..D {
-        let mut n = SVector::<T, D>::zeros();
-        n[i] = T::one();
-        iv.axis(&n, reach(&n), t, u)?;
-    }
-    // B's face normals: the cofactor columns of R (its columns for a rotation; exact
-    // normals of the placed box when R is a few ulps off one, as `crate::pair`'s boxes).
-    for j in 0..D {
-        let mut n = SVector::<T, D>::zeros();
-        if D == 2 {
-            (n[0], n[1]) = (rot[(1, 1 - j)], -rot[(0, 1 - j)]);
-        } else {
-            let (p, q) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
-            for k in 0..3 {
-                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-                n[k] = p[k1] * q[k2] - p[k2] * q[k1];
-            }
+        let mut h = a[i];
+        for k in 0..D {
+            h += b[k] * rot[(i, k)].abs();
         }
-        iv.axis(&n, reach(&n), t, u)?;
+        iv.axis(Kind::First(i), t[i], u[i], h, T::one());
+    }
+    // B's face normals ν_j (the cofactor columns of R: its columns for a rotation, the
+    // placed box's exact normals when R is a few ulps off one; ν_j·R_k = δ_jk det R).
+    for j in 0..D {
+        let c = cof.column(j);
+        let mut h = b[j] * det;
+        for k in 0..D {
+            h += a[k] * c[k].abs();
+        }
+        iv.axis(Kind::Second(j), c.dot(t), c.dot(u), h, c.norm_squared());
     }
     if D == 3 {
         let eps2 = T::default_epsilon() * T::default_epsilon();
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
-                // e_i × R_j, exact; edges parallel to rounding are bounded by the faces'
-                // normals within ε·(Σa + Σb), inside the band (as `crate::pair`'s boxes).
-                let mut n = SVector::<T, D>::zeros();
-                (n[i1], n[i2]) = (-rot[(i2, j)], rot[(i1, j)]);
-                if n.norm_squared() > eps2 {
-                    iv.axis(&n, reach(&n), t, u)?;
+                // e_i × R_j = (−R_{i2 j}, R_{i1 j}) at (i1, i2), exact; edges parallel to
+                // rounding are bounded by the faces' normals within ε·(Σa + Σb), inside
+                // the band (as `crate::pair`'s boxes).
+                let (l1, l2) = (-rot[(i2, j)], rot[(i1, j)]);
+                let ll = l1 * l1 + l2 * l2;
+                if !(ll > eps2) {
+                    continue;
                 }
+                let mut h = a[i1] * l1.abs() + a[i2] * l2.abs();
+                for k in 0..3 {
+                    if k != j {
+                        h += b[k] * (l1 * rot[(i1, k)] + l2 * rot[(i2, k)]).abs();
+                    }
+                }
+                let (c0, cu) = (l1 * t[i1] + l2 * t[i2], l1 * u[i1] + l2 * u[i2]);
+                iv.axis(Kind::Edge(i, j), c0, cu, h, ll);
             }
         }
     }
-    iv.answer((a, b), (rot, t, u), max_toi, tol)
+    iv.answer((a, b), (rot, &cof, t, u), max_toi, tol)
+}
+
+/// The cofactor matrix of `R` (column `j` normal to B's faces `±b_j`).
+fn cofactors<T: Real, const D: usize>(rot: &SMatrix<T, D, D>) -> SMatrix<T, D, D> {
+    let mut cof = SMatrix::<T, D, D>::zeros();
+    if D == 2 {
+        cof[(0, 0)] = rot[(1, 1)];
+        cof[(1, 0)] = -rot[(0, 1)];
+        cof[(0, 1)] = -rot[(1, 0)];
+        cof[(1, 1)] = rot[(0, 0)];
+    } else if D == 3 {
+        for j in 0..3 {
+            let (p, q) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
+            for k in 0..3 {
+                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                cof[(k, j)] = p[k1] * q[k2] - p[k2] * q[k1];
+            }
+        }
+    }
+    cof
+}
+
+/// Which axis: a face normal of A (`e_i`), of B (`ν_j`), or the cross `e_i × R_j`.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    First(usize),
+    Second(usize),
+    Edge(usize, usize),
 }
 
 /// The intersection of the axes' overlap intervals so far.
 struct Intervals<T: Real, const D: usize> {
-    /// The latest entry, its unit normal (A to B) and its rounding in time.
+    /// The latest entry, its axis and sign (towards B), and its rounding in time.
     enter: T,
-    normal: SVector<T, D>,
+    entry: (Kind, T),
     enter_slack: T,
     /// The earliest exit and its rounding in time.
     exit: T,
     exit_slack: T,
-    /// The largest separation at `τ = 0`.
-    gap: T,
+    /// An axis separates the boxes by more than two bands at `τ = 0`.
+    apart: bool,
     /// An axis separates for every `τ ≥ 0`.
     separating: bool,
     /// The rounding of a projection of the boxes at `τ = 0`, and of `u`'s per unit time.
     band: T,
     band_u: T,
+    two_band_sq: T,
 }
 
 impl<T: Real, const D: usize> Intervals<T, D> {
-    /// One axis `n` (any length) of reach `r`.
-    fn axis(
-        &mut self,
-        n: &SVector<T, D>,
-        r: T,
-        t: &SVector<T, D>,
-        u: &SVector<T, D>,
-    ) -> Option<()> {
-        let len = norm(n);
-        let (c0, cu, slack) = (n.dot(t), n.dot(u), self.band * len);
-        self.gap = self.gap.max((c0.abs() - r) / len);
+    /// The axis `kind` of squared length `len2`: B's centre at `c0 + τ·cu` along it, the
+    /// boxes' reach `h` (all scaled by its length).
+    #[inline]
+    fn axis(&mut self, kind: Kind, c0: T, cu: T, h: T, len2: T) {
+        let sep = c0.abs() - h;
+        self.apart |= sep > T::zero() && sep * sep > self.two_band_sq * len2;
         if cu == T::zero() {
             // The projections keep their distance: apart for ever, or overlapping.
-            self.separating |= c0.abs() > r;
-            return Some(());
+            self.separating |= sep > T::zero();
+            return;
         }
-        let (t1, t2) = ((-r - c0) / cu, (r - c0) / cu);
+        let (t1, t2) = ((-h - c0) / cu, (h - c0) / cu);
         let (lo, hi) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
-        // The times' rounding: the projections' over |n·u|, growing with |τ|.
-        let dt = (slack + self.band_u * len * lo.abs().max(hi.abs())) / cu.abs();
-        if lo > self.enter {
-            let s = if c0 < T::zero() { -T::one() } else { T::one() };
-            (self.enter, self.enter_slack, self.normal) = (lo, dt, n * (s / len));
+        let (enters, exits) = (lo > self.enter, hi < self.exit);
+        if !(enters || exits) {
+            return;
         }
-        if hi < self.exit {
+        // The times' rounding: the projections' over |n·u|, growing with |τ|.
+        let dt = len2.sqrt() * (self.band + self.band_u * lo.abs().max(hi.abs())) / cu.abs();
+        if enters {
+            let s = if c0 < T::zero() { -T::one() } else { T::one() };
+            (self.enter, self.enter_slack, self.entry) = (lo, dt, (kind, s));
+        }
+        if exits {
             (self.exit, self.exit_slack) = (hi, dt);
         }
-        Some(())
+    }
+
+    /// The entering axis, unit, from A to B.
+    fn normal(&self, rot: &SMatrix<T, D, D>, cof: &SMatrix<T, D, D>) -> SVector<T, D> {
+        let (kind, s) = self.entry;
+        let mut n = SVector::<T, D>::zeros();
+        match kind {
+            Kind::First(i) => n[i] = s,
+            Kind::Second(j) => {
+                let c = cof.column(j);
+                n = c * (s / c.norm());
+            }
+            Kind::Edge(i, j) => {
+                let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+                let (l1, l2) = (-rot[(i2, j)], rot[(i1, j)]);
+                let f = s / (l1 * l1 + l2 * l2).sqrt();
+                (n[i1], n[i2]) = (l1 * f, l2 * f);
+            }
+        }
+        n
     }
 
     fn answer(
         &self,
         (a, b): (&SVector<T, D>, &SVector<T, D>),
-        (rot, t, u): (&SMatrix<T, D, D>, &SVector<T, D>, &SVector<T, D>),
+        (rot, cof, t, u): (
+            &SMatrix<T, D, D>,
+            &SMatrix<T, D, D>,
+            &SVector<T, D>,
+            &SVector<T, D>,
+        ),
         max_toi: T,
         tol: &Tolerances<T>,
     ) -> Option<ShapeCast<T, D>> {
         let two = T::one() + T::one();
-        if !(self.gap > self.band * two) {
+        if !self.apart {
             // Touching or overlapping at the start.
             return None;
         }
@@ -171,8 +226,7 @@ impl<T: Real, const D: usize> Intervals<T, D> {
             return None;
         }
         let toi = self.enter;
-        let at = t + u * toi;
-        let ans = crate::pair::box_pair(*a, *b, *rot, at, tol)?;
+        let ans = crate::pair::box_pair(*a, *b, *rot, t + u * toi, tol)?;
         let lower = (toi - self.enter_slack).max(T::zero());
         let upper = toi + self.enter_slack;
         let hit = ShapeHit {
@@ -180,7 +234,7 @@ impl<T: Real, const D: usize> Intervals<T, D> {
             lower_bound: lower,
             upper_bound: (upper <= self.exit - self.exit_slack).then_some(upper),
             distance: T::zero(),
-            normal: Some(Unit::new_unchecked(self.normal)),
+            normal: Some(Unit::new_unchecked(self.normal(rot, cof))),
             point_a: ans.a,
             point_b: ans.b,
             termination: CastTermination::Converged,
