@@ -71,12 +71,25 @@ where
     let primitive = shape
         .primitive()
         .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p));
-    // A ball needs only its centre: the ray stays in the world frame.
-    if let Some(Primitive::Ball { radius }) = primitive {
-        crate::pose::check(pose)?;
-        let o = Point::from(ray.origin - pose.translation.vector);
-        let answer = closed::ray_ball(radius, &o, &ray.dir, max_toi, solid);
-        return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+    // A ball needs only its centre, a capsule its core segment: the ray stays in the
+    // world frame.
+    match primitive {
+        Some(Primitive::Ball { radius }) => {
+            crate::pose::check(pose)?;
+            let o = Point::from(ray.origin - pose.translation.vector);
+            let answer = closed::ray_ball(radius, &o, &ray.dir, max_toi, solid);
+            return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+        }
+        Some(Primitive::Capsule { a, b, radius }) => {
+            crate::pose::check(pose)?;
+            let (a, b) = (pose.transform_point(&a), pose.transform_point(&b));
+            if let Some(answer) =
+                closed::ray_capsule((&a, &b, radius), &ray.origin, &ray.dir, max_toi)
+            {
+                return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+            }
+        }
+        _ => {}
     }
     // The pose checked and read once as a matrix: the ray in, the normal out.
     let frame = crate::pose::Frame::of(pose)?;
@@ -86,9 +99,6 @@ where
     let answer = match primitive {
         Some(Primitive::Cuboid { half_extents }) => {
             Some(closed::ray_cuboid(&half_extents, &o, &d, max_toi, solid))
-        }
-        Some(Primitive::Capsule { a, b, radius }) => {
-            closed::ray_capsule((&a, &b, radius), &o, &d, max_toi)
         }
         _ => None,
     };
