@@ -22,7 +22,8 @@ use nalgebra::{Const, SMatrix, SVector, Unit};
 /// The first time at which shape `b`, moving with `motion_b`, comes within
 /// `options.target_distance` of shape `a`, moving with `motion_a`, in
 /// `[0, options.max_toi]`: the time, the normal from A to B and the closest points then,
-/// in the world frame (GJK ray cast, van den Bergen 2004; any `D`).
+/// in the world frame (GJK ray cast, van den Bergen 2004; any `D`; two boxes in floating
+/// point, target 0, 2D and 3D: the separating-axis test over time, docs/casts.md §3).
 ///
 /// Shapes already within the target at time 0: a hit at 0 when the motion brings them
 /// closer (or they overlap and `stop_at_penetration`), with the penetration depth (EPA) in

@@ -1,4 +1,4 @@
-//! Ray casts against posed shapes: closed forms for balls and boxes, the GJK ray cast
+//! Ray casts against posed shapes: closed forms for balls, boxes and capsules, the GJK ray cast
 //! (`sweep.rs`) for every support map (docs/casts.md §1–2).
 
 use super::{
@@ -20,7 +20,7 @@ use nalgebra::{Const, Isometry, Point, SVector, Unit};
 ///
 /// A ray starting inside the shape hits at 0 when `solid`; otherwise it reports where it
 /// leaves the shape. Rounded shapes (balls, capsules, [`crate::shape::Rounded`]) run on
-/// their cores. Balls and boxes take a closed form ([`SupportMap::primitive`], floating
+/// their cores. Balls, boxes and capsules take a closed form ([`SupportMap::primitive`], floating
 /// point), every other support map the GJK ray cast (van den Bergen 2004), in any `D`;
 /// the two agree (tests/cast.rs). A ray passing within GJK's touching band
 /// ([`Tolerances::gjk_touching`] × the shape's size) of a shape counts as a hit.
