@@ -89,6 +89,18 @@ where
                 return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
             }
         }
+        Some(Primitive::Cuboid { half_extents }) => {
+            // The ray into the box's frame and the normal out by the pose's own rotation.
+            crate::pose::check(pose)?;
+            let rot = &pose.rotation;
+            let o = Point::from(
+                rot.inverse_transform_vector(&(ray.origin.coords - pose.translation.vector)),
+            );
+            let d = rot.inverse_transform_vector(&ray.dir);
+            let answer = closed::ray_cuboid(&half_extents, &o, &d, max_toi, solid);
+            let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(rot.transform_vector(&n));
+            return Ok(closed_cast(answer, ray, max_toi, solid, to_world));
+        }
         _ => {}
     }
     // The pose checked and read once as a matrix: the ray in, the normal out.
