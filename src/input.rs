@@ -54,7 +54,7 @@ where
 {
     check_shape(a)?;
     check_shape(b)?;
-    if !(a.radius() + b.radius()).is_finite() {
+    if !crate::real::finite(a.radius() + b.radius()) {
         return Err(QueryError::OutOfRange);
     }
     Ok(())

@@ -211,19 +211,10 @@ impl<T: Real, const D: usize> Frame<T, D> {
     /// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`],
     /// [`QueryError::OutOfRange`].
     pub fn of<R: PoseRotation<T, D>>(pose: &Isometry<T, R, D>) -> Result<Self, QueryError> {
-        let t = pose.translation.vector;
-        if !crate::real::all_finite(&t) {
-            return Err(QueryError::NonFinitePose);
-        }
-        pose.rotation.check(rigid_tolerance())?;
-        if is_fixed::<T>()
-            && !(crate::shape::extent_of(&t) <= crate::input::fixed_extent_limit::<T>())
-        {
-            return Err(QueryError::OutOfRange);
-        }
+        check(pose)?;
         Ok(Self {
             rot: pose.rotation.to_matrix(),
-            t,
+            t: pose.translation.vector,
         })
     }
 
@@ -256,6 +247,26 @@ impl<T: Real, const D: usize> Frame<T, D> {
     pub fn inverse_transform_vector(&self, v: &SVector<T, D>) -> SVector<T, D> {
         self.rot.tr_mul(v)
     }
+}
+
+/// [`Frame::of`]'s checks without building the matrix (a query that reads only the
+/// translation, e.g. a ray against a ball).
+///
+/// # Errors
+/// As [`Frame::of`].
+#[inline]
+pub(crate) fn check<T: Real, R: PoseRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> Result<(), QueryError> {
+    let t = &pose.translation.vector;
+    if !crate::real::all_finite(t) {
+        return Err(QueryError::NonFinitePose);
+    }
+    pose.rotation.check(rigid_tolerance())?;
+    if is_fixed::<T>() && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>()) {
+        return Err(QueryError::OutOfRange);
+    }
+    Ok(())
 }
 
 /// Whether `pose` passes [`Frame::of`]'s checks (finite, rigid; in fixed point, within

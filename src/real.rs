@@ -99,11 +99,30 @@ pub(crate) fn amax<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
     m
 }
 
-/// Whether every component is finite.
+/// Whether `x` is finite: `x − x` is 0 for a finite `x`, NaN for a NaN or ∞ (one
+/// subtraction and one comparison; fixed-point is always finite).
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
+#[inline]
+#[must_use]
+pub(crate) fn finite<T: Real>(x: T) -> bool {
+    x - x == T::zero()
+}
+
+/// Whether every number is finite: the sum of `x − x` (as [`finite`]), 0 or NaN, in one
+/// pass without branches.
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
+#[inline]
+#[must_use]
+pub(crate) fn all_finite_in<T: Real>(xs: &[T]) -> bool {
+    xs.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
+}
+
+/// Whether every component is finite ([`all_finite_in`]).
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline]
 #[must_use]
 pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
-    v.iter().all(|x| x.is_finite())
+    v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
 #[cfg(test)]

@@ -97,7 +97,29 @@ impl<T: Real> Tolerances<T> {
     /// # Errors
     /// [`QueryError::InvalidTolerance`] naming the first field that is NaN, negative or
     /// out of range.
+    #[inline]
     pub fn validate(&self) -> Result<(), QueryError> {
+        // One short-circuit test on the hot path (every query runs it); the field to name
+        // is found only on failure.
+        let unit = |x: T| x >= T::zero() && x < T::one();
+        let a = self.manifold_min_alignment;
+        let ok = unit(self.gjk_rel)
+            && unit(self.gjk_touching)
+            && self.gjk_resolution >= T::zero()
+            && crate::real::finite(self.gjk_resolution)
+            && self.gjk_max_iterations != 0
+            && unit(self.epa_rel)
+            && self.epa_max_iterations != 0
+            && unit(self.manifold_reference_bias)
+            && a > T::zero()
+            && a <= T::one();
+        if ok { Ok(()) } else { self.first_invalid() }
+    }
+
+    /// The first invalid field's error (the cold half of [`Tolerances::validate`]).
+    #[cold]
+    #[inline(never)]
+    fn first_invalid(&self) -> Result<(), QueryError> {
         let unit = |x: T| x >= T::zero() && x < T::one();
         if !unit(self.gjk_rel) {
             return Err(QueryError::InvalidTolerance { field: "gjk_rel" });
@@ -107,7 +129,7 @@ impl<T: Real> Tolerances<T> {
                 field: "gjk_touching",
             });
         }
-        if !(self.gjk_resolution >= T::zero()) || !self.gjk_resolution.is_finite() {
+        if !(self.gjk_resolution >= T::zero()) || !crate::real::finite(self.gjk_resolution) {
             return Err(QueryError::InvalidTolerance {
                 field: "gjk_resolution",
             });

@@ -38,6 +38,7 @@ fn hit_or_miss<T: Real, const D: usize>(
 /// `‖o + t d‖² = r²`, with the discriminant from the perpendicular offset
 /// `q = o − (o·d/d·d)·d` (`b² − ac = d·d·(r² − ‖q‖²)`, no cancellation; Haines et al. 2019)
 /// and each root from the form without cancellation.
+#[inline]
 pub(crate) fn ray_ball<T: Real, const D: usize>(
     r: T,
     o: &Point<T, D>,
@@ -81,6 +82,7 @@ pub(crate) fn ray_ball<T: Real, const D: usize>(
 
 /// The ray `o + t·d` against the box `[-h, h]`: the intersection of the slabs'
 /// parameter intervals; the entry (or, from inside, exit) face gives the normal.
+#[inline]
 pub(crate) fn ray_cuboid<T: Real, const D: usize>(
     h: &SVector<T, D>,
     o: &Point<T, D>,
@@ -147,9 +149,12 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
 }
 
 /// The ray `o + t·d` against the capsule of radius `r > 0` around `[p, q]`, for an origin
-/// outside it (`None` otherwise: the GJK ray cast takes it): the first entry into the
-/// union of the two end balls and the cylinder between them — the smaller root of the
-/// infinite cylinder's quadratic, kept when its axial coordinate lies on the segment.
+/// outside it (`None` otherwise: the GJK ray cast takes it). The capsule lies in the
+/// infinite cylinder of radius `r` around the line `pq`, and a line leaves a convex set
+/// once: the entry into that cylinder (the smaller root of its quadratic) is the hit when
+/// its axial coordinate lies on the segment; otherwise the ray, inside the cylinder from
+/// there, can first meet only the end ball on that side. An origin already inside the
+/// cylinder (beyond an end) likewise meets only the end ball on its side.
 pub(crate) fn ray_capsule<T: Real, const D: usize>(
     (p, q, r): (&Point<T, D>, &Point<T, D>, T),
     o: &Point<T, D>,
@@ -159,49 +164,53 @@ pub(crate) fn ray_capsule<T: Real, const D: usize>(
     let (ba, oa) = (q - p, o - p);
     let (baba, baoa) = (ba.norm_squared(), ba.dot(&oa));
     // The origin's distance to the segment decides inside/outside.
-    let s = if baba > T::zero() {
-        (baoa / baba).max(T::zero()).min(T::one())
+    let y0 = if baba > T::zero() {
+        baoa / baba
     } else {
         T::zero()
     };
+    let s = y0.max(T::zero()).min(T::one());
     if (oa - ba * s).norm_squared() <= r * r {
         return None;
     }
-    let mut best: Option<(T, SVector<T, D>)> = None;
-    let mut keep = |t: T, axis: T| {
-        if t >= T::zero() && best.is_none_or(|(b, _)| t < b) {
-            let x = oa + d * t;
-            best = Some((t, x - ba * axis));
-        }
-    };
-    for (c, axis) in [(p, T::zero()), (q, T::one())] {
-        if let Closed::Hit { toi, .. } = ray_ball(r, &Point::from(o - c), d, max_toi, true) {
-            keep(toi, axis);
-        }
+    let end_ball = |c: &Point<T, D>| Some(ray_ball(r, &Point::from(o - c), d, max_toi, true));
+    if !(baba > T::zero()) {
+        return end_ball(p);
     }
-    if baba > T::zero() {
-        // |x⊥|² = r² for x = oa + t d, x⊥ = x − (x·ba/baba) ba.
-        let (bad, dd, oad) = (ba.dot(d), d.norm_squared(), oa.dot(d));
-        let a = dd - bad * bad / baba;
-        let b = oad - baoa * bad / baba;
-        let c = oa.norm_squared() - baoa * baoa / baba - r * r;
-        let disc = b * b - a * c;
-        if a > T::zero() && disc >= T::zero() && b < T::zero() {
-            let t = c / (sqrt0(disc) - b);
-            let y = (baoa + t * bad) / baba;
-            if y >= T::zero() && y <= T::one() {
-                keep(t, y);
-            }
-        }
+    // |x⊥|² = r² for x = oa + t d, x⊥ = x − (x·ba/baba) ba: a t² + 2 b t + c = 0.
+    let bad = ba.dot(d);
+    let c = oa.norm_squared() - baoa * y0 - r * r;
+    if !(c > T::zero()) {
+        // Inside the infinite cylinder, beyond an end (rounding may leave it between).
+        return if y0 < T::zero() {
+            end_ball(p)
+        } else if y0 > T::one() {
+            end_ball(q)
+        } else {
+            None
+        };
     }
-    Some(match best {
-        Some((t, off)) if t <= max_toi => Closed::Hit {
-            toi: t,
-            normal: Unit::try_new(off, T::zero()),
-            inside: false,
-        },
-        _ => Closed::Miss,
-    })
+    let (a, b) = (d.norm_squared() - bad * bad / baba, oa.dot(d) - y0 * bad);
+    let disc = b * b - a * c;
+    if !(b < T::zero()) || disc < T::zero() {
+        // Never nearer the axis, or the line misses the cylinder.
+        return Some(Closed::Miss);
+    }
+    let t = c / (sqrt0(disc) - b);
+    let y = y0 + t * bad / baba;
+    if y < T::zero() {
+        return end_ball(p);
+    }
+    if y > T::one() {
+        return end_ball(q);
+    }
+    let off = oa + d * t - ba * y;
+    Some(hit_or_miss(
+        t,
+        max_toi,
+        Unit::try_new(off, T::zero()),
+        false,
+    ))
 }
 
 #[cfg(test)]

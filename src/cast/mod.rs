@@ -5,7 +5,8 @@
 //!   balls, boxes and capsules take a closed form behind the same call
 //!   ([`SupportMap::primitive`]).
 //! - [`cast_shapes`]: two shapes with constant linear velocities: the ray cast on their
-//!   configuration-space obstacle `A − B`, any `D`.
+//!   configuration-space obstacle `A − B`, any `D`; two boxes (floats, target 0, 2D and
+//!   3D) by the separating-axis test over time.
 //! - [`time_of_impact`]: rigid motions with rotation ([`RigidMotion`]), by conservative
 //!   advancement with a proven bound of the motion of every point (Mirtich 1996), 2D and 3D.
 //! - [`motion_is_free`]: a planner's question, "is this motion free with a margin?", with
@@ -15,6 +16,7 @@
 //! return world-frame results. No hit is `hit: None`; a run that gives up says so in its
 //! [`CastTermination`] and reports the last time it proved safe.
 
+mod boxes;
 mod closed;
 mod linear;
 mod motion;

@@ -1,4 +1,4 @@
-//! Ray casts against posed shapes: closed forms for balls and boxes, the GJK ray cast
+//! Ray casts against posed shapes: closed forms for balls, boxes and capsules, the GJK ray cast
 //! (`sweep.rs`) for every support map (docs/casts.md §1–2).
 
 use super::{
@@ -20,15 +20,19 @@ use nalgebra::{Const, Isometry, Point, SVector, Unit};
 ///
 /// A ray starting inside the shape hits at 0 when `solid`; otherwise it reports where it
 /// leaves the shape. Rounded shapes (balls, capsules, [`crate::shape::Rounded`]) run on
-/// their cores. Balls and boxes take a closed form ([`SupportMap::primitive`], floating
+/// their cores. Balls, boxes and capsules take a closed form ([`SupportMap::primitive`], floating
 /// point), every other support map the GJK ray cast (van den Bergen 2004), in any `D`;
 /// the two agree (tests/cast.rs). A ray passing within GJK's touching band
 /// ([`Tolerances::gjk_touching`] × the shape's size) of a shape counts as a hit.
 ///
 /// # Errors
-/// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose;
-/// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`; the
-/// support map errors of [`crate::query::distance`].
+/// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose (checked
+/// whole, even where a closed form reads only its translation);
+/// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`;
+/// [`QueryError::InvalidShape`] for invalid shape parameters;
+/// [`QueryError::InvalidTolerance`] for invalid tolerances (checked on every path, though
+/// the closed forms read none); the support map errors of [`crate::query::distance`] when
+/// the GJK ray cast runs.
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query::{self, Ray}, shape::{Capsule, Cuboid}};
@@ -59,28 +63,56 @@ where
     Const<D>: Dim,
     S: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    // The pose checked and read once as a matrix: the ray in, the normal out.
-    let frame = crate::pose::Frame::of(pose)?;
     super::check_vector(&ray.origin.coords, "ray origin")?;
     super::check_vector(&ray.dir, "ray direction")?;
     if !(max_toi >= T::zero()) {
         return Err(QueryError::InvalidCast { what: "max_toi" });
     }
+    crate::input::check_shape(shape)?;
+    tol.validate()?;
+    let primitive = shape
+        .primitive()
+        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p));
+    // A ball needs only its centre, a capsule its core segment: the ray stays in the
+    // world frame.
+    match primitive {
+        Some(Primitive::Ball { radius }) => {
+            crate::pose::check(pose)?;
+            let o = Point::from(ray.origin - pose.translation.vector);
+            let answer = closed::ray_ball(radius, &o, &ray.dir, max_toi, solid);
+            return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+        }
+        Some(Primitive::Capsule { a, b, radius }) => {
+            crate::pose::check(pose)?;
+            let (a, b) = (pose.transform_point(&a), pose.transform_point(&b));
+            if let Some(answer) =
+                closed::ray_capsule((&a, &b, radius), &ray.origin, &ray.dir, max_toi)
+            {
+                return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
+            }
+        }
+        Some(Primitive::Cuboid { half_extents }) => {
+            // The ray into the box's frame and the normal out by the pose's own rotation.
+            crate::pose::check(pose)?;
+            let rot = &pose.rotation;
+            let o = Point::from(
+                rot.inverse_transform_vector(&(ray.origin.coords - pose.translation.vector)),
+            );
+            let d = rot.inverse_transform_vector(&ray.dir);
+            let answer = closed::ray_cuboid(&half_extents, &o, &d, max_toi, solid);
+            let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(rot.transform_vector(&n));
+            return Ok(closed_cast(answer, ray, max_toi, solid, to_world));
+        }
+        _ => {}
+    }
+    // The pose checked and read once as a matrix: the ray in, the normal out.
+    let frame = crate::pose::Frame::of(pose)?;
     let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - frame.t)));
     let d = frame.inverse_transform_vector(&ray.dir);
-    let closed = shape
-        .primitive()
-        .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p))
-        .and_then(|p| closed_form(&p, &o, &d, max_toi, solid));
-    let mut cast = match closed {
-        Some(c) => c,
-        None => ray_local(shape, &o, &d, max_toi, solid, tol)?,
-    };
+    let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(frame.transform_vector(&n));
+    let mut cast = ray_local(shape, &o, &d, max_toi, solid, tol)?;
     if let Some(h) = cast.hit.as_mut() {
-        h.normal = h
-            .normal
-            .map(|n| Unit::new_unchecked(frame.transform_vector(&n)));
+        h.normal = h.normal.map(to_world);
         h.point = ray.point_at(h.toi);
     }
     Ok(cast)
@@ -90,27 +122,20 @@ where
 fn closed_applies<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
     match p {
         Primitive::Ball { radius } | Primitive::Capsule { radius, .. } => *radius > T::zero(),
-        _ => true,
+        Primitive::Cuboid { .. } => true,
     }
 }
 
-/// The closed forms, as a cast in the local frame (`None`: none applies, e.g. a capsule
-/// from inside).
-fn closed_form<T: Real, const D: usize>(
-    p: &Primitive<T, D>,
-    o: &Point<T, D>,
-    d: &SVector<T, D>,
+/// A closed form's answer as the cast, in the world frame (`to_world` maps the normal).
+#[inline]
+fn closed_cast<T: Real, const D: usize>(
+    answer: Closed<T, D>,
+    ray: &Ray<T, D>,
     max_toi: T,
     solid: bool,
-) -> Option<RayCast<T, D>> {
-    let answer = match p {
-        Primitive::Ball { radius } => closed::ray_ball(*radius, o, d, max_toi, solid),
-        Primitive::Cuboid { half_extents } => {
-            closed::ray_cuboid(half_extents, o, d, max_toi, solid)
-        }
-        Primitive::Capsule { a, b, radius } => closed::ray_capsule((a, b, *radius), o, d, max_toi)?,
-    };
-    Some(match answer {
+    to_world: impl Fn(Unit<SVector<T, D>>) -> Unit<SVector<T, D>>,
+) -> RayCast<T, D> {
+    match answer {
         Closed::Hit {
             toi,
             normal,
@@ -121,7 +146,20 @@ fn closed_form<T: Real, const D: usize>(
             } else {
                 CastTermination::Converged
             };
-            hit_cast(toi, Some(toi), normal, termination, 0, 0)
+            Cast {
+                hit: Some(RayHit {
+                    toi,
+                    lower_bound: toi,
+                    upper_bound: Some(toi),
+                    normal: normal.map(to_world),
+                    point: ray.point_at(toi),
+                    termination,
+                }),
+                safe_toi: toi,
+                iterations: 0,
+                steps: 0,
+                termination,
+            }
         }
         Closed::Miss => Cast {
             hit: None,
@@ -130,7 +168,7 @@ fn closed_form<T: Real, const D: usize>(
             steps: 0,
             termination: CastTermination::Horizon,
         },
-    })
+    }
 }
 
 fn hit_cast<T: Real, const D: usize>(
@@ -179,6 +217,7 @@ where
         margin,
         start: T::zero(),
         end: max_toi,
+        witnesses: false,
     };
     let swept = sweep(shape, &PointShape { point: *o }, &s, tol, &mut simplex)?;
     let (iterations, steps) = (swept.iterations, swept.steps);
@@ -241,6 +280,7 @@ where
         margin: shape.radius(),
         start: T::zero(),
         end: far,
+        witnesses: false,
     };
     let back = sweep(
         shape,

@@ -176,6 +176,17 @@ where
         true
     }
 
+    /// Moves every vertex's B witness by `du` in place (`w = a − b` recomputed): B moved.
+    /// Johnson's tables, which depend on the vertices, are the caller's to rebuild.
+    pub(crate) fn shift_b(&mut self, du: &SVector<T, D>) {
+        let bits = self.bits;
+        for (i, p) in self.pts.as_mut().iter_mut().enumerate() {
+            if bits & (1 << i) != 0 {
+                *p = SupportPoint::new(p.a, p.b + du);
+            }
+        }
+    }
+
     /// Records that the newest vertex is the support point along `dir` (`a = s_A(−dir)`,
     /// `b = s_B(dir)`).
     #[inline]

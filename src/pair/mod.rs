@@ -278,6 +278,20 @@ where
     in_range(ans.coords).then_some(ans)
 }
 
+/// The boxes `[−a, a]` and `t + rot·[−b, b]` in the first one's frame: the distance
+/// fast path's answer there (a closest pair, or a common point when they overlap), `None`
+/// where it defers to GJK.
+pub(crate) fn box_pair<T: Real, const D: usize>(
+    a: SVector<T, D>,
+    b: SVector<T, D>,
+    rot: nalgebra::SMatrix<T, D, D>,
+    t: SVector<T, D>,
+    tol: &Tolerances<T>,
+) -> Option<Answer<T, D>> {
+    let ans = boxes::Boxes::new(a, b, rot, t, tol).solve(Want::Distance, T::zero())?;
+    in_range(ans.coords).then_some(ans)
+}
+
 /// [`crate::query::distance`] by a fast path, `None` where the general path must run.
 pub(crate) fn distance<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,

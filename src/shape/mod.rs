@@ -233,7 +233,7 @@ pub(crate) fn push<T: Real, const D: usize>(
 
 /// Checks a parameter: finite and non-negative.
 pub(crate) fn check_nonneg<T: Real>(x: T, what: &'static str) -> Result<T, crate::ShapeError> {
-    if x.is_finite() && x >= T::zero() {
+    if x >= T::zero() && crate::real::finite(x) {
         Ok(x)
     } else {
         Err(crate::ShapeError::Negative { what })
