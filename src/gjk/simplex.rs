@@ -331,7 +331,9 @@ where
             }
             return self.search(true, r, None);
         }
-        if self.optimal(&c.v, scale, r) {
+        // Two vertices: the segment's region tests are the certificate's own conditions
+        // (`v·(yⱼ − v) ≥ 0` at each end is `−yᵢ·t ≥ 0` or `≤ t·t`), so it cannot fail.
+        if self.bits.count_ones() == 2 || self.optimal(&c.v, scale, r) {
             self.bits = cand.set;
             return Some(c);
         }
