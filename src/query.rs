@@ -12,7 +12,7 @@ use crate::{
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
-    tolerance::{allowance, ulps},
+    tolerance::{allowance, range, ulps},
 };
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
@@ -783,7 +783,7 @@ where
 /// [`distance_within`] with an optional warm start. The pair fast paths answer first (as
 /// in [`distance`]); GJK's margin is widened by the poses' rounding band, which
 /// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
-/// margin. Fixed-point caps the margin at 16× the range of a coordinate (no two shapes in
+/// margin. Fixed-point caps the margin at [`range::MARGIN_EXTENTS`] times the range of a coordinate (no two shapes in
 /// range are that far apart), so that adding the radii cannot wrap.
 fn within<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
@@ -806,7 +806,8 @@ where
     }
     let mut margin = margin;
     if crate::real::is_fixed::<T>() {
-        let cap = crate::real::lit::<T>(16.0 * crate::input::fixed_extent_limit::<T>());
+        let extents = range::MARGIN_EXTENTS;
+        let cap = crate::real::lit::<T>(extents * crate::input::fixed_extent_limit::<T>());
         margin = margin.min(cap);
     }
     if cache.is_none()

@@ -391,7 +391,7 @@ where
 {
     let k = D + 1;
     let r = Rounding::of(tol);
-    for _ in 0..16 * k {
+    for _ in 0..crate::tolerance::factor::GROW_ROUNDS_PER_VERTEX * k {
         let band = r.residual(coords(&pts[..k]), D);
         let y0 = pts[0].w;
         let m = nalgebra::SMatrix::<T, D, D>::from_fn(|r, c| pts[c + 1].w[r] - y0[r]);

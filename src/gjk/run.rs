@@ -403,7 +403,7 @@ pub(crate) fn check_range<T: Real, const D: usize>(
 
 /// The largest coordinate of `A − B` for which Johnson's determinants (degree `2D`, sums
 /// of a few products) stay below the largest value of a fixed-point `T`:
-/// `(max / 64)^(1/2D)`. FixedI40F24: 2D 304, 3D 45, 4D 17, 6D 6.7. `None` for floating
+/// `(max / DETERMINANT_SUMS)^(1/2D)` (`tolerance::range`). FixedI40F24: 2D 304, 3D 45, 4D 17, 6D 6.7. `None` for floating
 /// point, which scales its determinants and reports overflow as ∞ instead of wrapping.
 pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
     if !crate::real::is_fixed::<T>() {
@@ -412,7 +412,8 @@ pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
     let max: f64 = T::max_value()
         .and_then(|m| m.to_subset())
         .unwrap_or(f64::MAX);
-    Some(T::from_subset(&(max / 64.0).powf(1.0 / (2 * D) as f64)))
+    let headroom = crate::tolerance::range::DETERMINANT_SUMS;
+    Some(T::from_subset(&(max / headroom).powf(1.0 / (2 * D) as f64)))
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
