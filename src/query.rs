@@ -134,6 +134,7 @@ where
     ///
     /// # Errors
     /// As [`distance`].
+    #[inline]
     pub fn distance(&self) -> Result<Distance<T, D>, QueryError> {
         self.distance_in(None)
     }
@@ -142,6 +143,7 @@ where
     ///
     /// # Errors
     /// As [`distance_with_cache`].
+    #[inline]
     pub fn distance_with_cache(
         &self,
         cache: &mut Cache<T, D>,
@@ -153,6 +155,7 @@ where
     ///
     /// # Errors
     /// As [`intersects`].
+    #[inline]
     pub fn intersects(&self) -> Result<bool, QueryError> {
         if let Some(hit) =
             crate::pair::intersects(self.pose_a, self.a, self.pose_b, self.b, self.tol)
@@ -166,6 +169,7 @@ where
     ///
     /// # Errors
     /// As [`intersects_with_cache`].
+    #[inline]
     pub fn intersects_with_cache(&self, cache: &mut Cache<T, D>) -> Result<bool, QueryError> {
         Ok(self.intersection_in(Some(cache))?.1.intersects)
     }
@@ -174,6 +178,7 @@ where
     ///
     /// # Errors
     /// As [`intersection`].
+    #[inline]
     pub fn intersection(&self) -> Result<Intersection<T, D>, QueryError> {
         self.intersection_world(None)
     }
@@ -182,6 +187,7 @@ where
     ///
     /// # Errors
     /// As [`intersection_with_cache`].
+    #[inline]
     pub fn intersection_with_cache(
         &self,
         cache: &mut Cache<T, D>,
@@ -193,6 +199,7 @@ where
     ///
     /// # Errors
     /// As [`distance_within`].
+    #[inline]
     pub fn distance_within(&self, margin: T) -> Result<Proximity<T, D>, QueryError> {
         self.within(margin, None)
     }
@@ -201,6 +208,7 @@ where
     ///
     /// # Errors
     /// As [`distance_within_with_cache`].
+    #[inline]
     pub fn distance_within_with_cache(
         &self,
         margin: T,
@@ -210,6 +218,7 @@ where
     }
 
     /// [`distance`] with an optional warm start (then without the pair fast paths).
+    #[inline]
     fn distance_in(&self, cache: Option<&mut Cache<T, D>>) -> Result<Distance<T, D>, QueryError> {
         let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
         if cache.is_none()
@@ -222,6 +231,7 @@ where
     }
 
     /// GJK's intersection test in A's frame, with an optional warm start.
+    #[inline]
     fn intersection_in(
         &self,
         cache: Option<&mut Cache<T, D>>,
@@ -231,6 +241,7 @@ where
     }
 
     /// [`Self::intersection_in`] with the axis in the world frame.
+    #[inline]
     fn intersection_world(
         &self,
         cache: Option<&mut Cache<T, D>>,
@@ -247,6 +258,7 @@ where
     /// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started
     /// from `cache` and storing the final simplex back into it when one is given; returns
     /// A's frame with the answer.
+    #[inline]
     fn posed<O>(
         &self,
         cache: Option<&mut Cache<T, D>>,
@@ -270,6 +282,7 @@ where
     /// margin. Fixed-point caps the margin at [`range::MARGIN_EXTENTS`] times the range of
     /// a coordinate (no two shapes in range are that far apart), so that adding the radii
     /// cannot wrap.
+    #[inline]
     fn within(
         &self,
         margin: T,
@@ -311,6 +324,7 @@ where
     ///
     /// # Errors
     /// As [`contact`].
+    #[inline]
     pub fn contact(&self) -> Result<Contact<T, D>, QueryError> {
         self.contact_in(None, None)
     }
@@ -319,6 +333,7 @@ where
     ///
     /// # Errors
     /// As [`contact_with_workspace`].
+    #[inline]
     pub fn contact_with_workspace(
         &self,
         workspace: &mut Workspace<T, D>,
@@ -330,6 +345,7 @@ where
     ///
     /// # Errors
     /// As [`contact_with_cache`].
+    #[inline]
     pub fn contact_with_cache(&self, cache: &mut Cache<T, D>) -> Result<Contact<T, D>, QueryError> {
         self.contact_in(None, Some(cache))
     }
@@ -337,6 +353,7 @@ where
     /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when
     /// `None` (only if EPA runs: a separated pair needs none); warm-started from `cache`
     /// (then without the pair fast paths, as [`distance_with_cache`]) when one is given.
+    #[inline]
     fn contact_in(
         &self,
         workspace: Option<&mut Workspace<T, D>>,
@@ -383,6 +400,7 @@ where
     ///
     /// # Errors
     /// As [`manifold`].
+    #[inline]
     pub fn manifold(&self, prediction: T) -> Result<Manifold<T, D>, QueryError> {
         crate::scratch::with(|ws: &mut ManifoldWorkspace<T, D>| {
             self.manifold_with_workspace(prediction, ws)
@@ -393,6 +411,7 @@ where
     ///
     /// # Errors
     /// As [`manifold`].
+    #[inline]
     pub fn manifold_with_workspace(
         &self,
         prediction: T,
@@ -674,6 +693,9 @@ where
 /// The signed distance between two shapes: positive apart, negative overlapping (minus the
 /// penetration depth), with the contact normal and the points on each shape, in the world
 /// frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ContactDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact<T: Real, const D: usize> {
     /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
@@ -972,6 +994,9 @@ fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
 // ---------------------------------------------------------------- margin queries
 
 /// The answer of [`distance_within`]: how the distance compares with a margin.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ProximityDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Proximity<T: Real, const D: usize> {
     /// The distance is proven larger than the margin: a separating plane, found as soon as

@@ -141,6 +141,9 @@ impl<T: Real> Tolerances<T> {
 }
 
 /// The closest-point subalgorithm of GJK's simplex (docs/gjk.md §2).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "SubalgorithmDef"))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Subalgorithm {

@@ -32,6 +32,9 @@ use planes::{Incident, Plane, clip, inside};
 use reduce::{Candidate, drop_shallowest};
 
 /// One point of a manifold, world frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ContactPointDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint<T: Real, const D: usize> {
     /// The signed distance along the manifold normal (< 0: penetration).

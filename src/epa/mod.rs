@@ -27,6 +27,9 @@ use nalgebra::{Const, Point, SVector, Unit};
 ///
 /// Moving B by `depth` along `normal` makes the shapes touch; `point_a` and `point_b` are
 /// the touching points then (before the move, `point_a − point_b = depth · normal`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "PenetrationDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration<T: Real, const D: usize> {
     /// The penetration depth (≥ 0), within `[lower_bound, upper_bound]`.
