@@ -98,15 +98,6 @@ pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     }
 }
 
-impl<T: Real, const D: usize, S: FeatureMap<T, D> + ?Sized> FeatureMap<T, D> for &S {
-    fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
-        (**self).feature(dir, out);
-    }
-    fn half_extents(&self) -> Option<SVector<T, D>> {
-        (**self).half_extents()
-    }
-}
-
 /// A single-point feature at `p` with normal `dir`.
 fn point<T: Real, const D: usize>(
     p: Point<T, D>,

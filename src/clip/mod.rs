@@ -150,25 +150,7 @@ where
     }
 }
 
-impl<T: Real, const D: usize> ManifoldWorkspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    /// An empty workspace.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl<T: Real, const D: usize> core::fmt::Debug for ManifoldWorkspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ManifoldWorkspace").finish_non_exhaustive()
-    }
-}
+crate::scratch::workspace_new_and_debug!(ManifoldWorkspace);
 
 /// A contact in A's frame, as `query::contact` computes it before mapping to the world.
 pub(crate) struct LocalContact<T: Real, const D: usize> {

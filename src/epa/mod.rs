@@ -103,25 +103,7 @@ where
     }
 }
 
-impl<T: Real, const D: usize> Workspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    /// An empty workspace.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl<T: Real, const D: usize> core::fmt::Debug for Workspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Workspace").finish_non_exhaustive()
-    }
-}
+crate::scratch::workspace_new_and_debug!(Workspace);
 
 /// The penetration depth of the cores of `a` and `b` (one common frame), expanding GJK's
 /// final `simplex` (any simplex GJK returns for overlapping shapes: 1 to `D + 1` vertices;

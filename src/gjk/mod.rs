@@ -19,7 +19,9 @@ pub use simplex::{Simplex, SupportPoint};
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
-pub(crate) use run::{Mode, Outcome, Run, check_range, coordinate_limit, plane_min, uses_johnson};
+pub(crate) use run::{
+    Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, uses_johnson,
+};
 
 /// Why an iterative algorithm stopped.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

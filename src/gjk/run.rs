@@ -416,6 +416,24 @@ pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
     Some(T::from_subset(&(max / headroom).powf(1.0 / (2 * D) as f64)))
 }
 
+/// The witnesses of rounded shapes that touch or overlap, from their cores' points `a` and
+/// `b`: a common point on `[a, b]` at the fraction `r_a / (r_a + r_b)`, within `r_a` of `a`
+/// and `r_b` of `b` (`margin = r_a + r_b`); without radii, the cores' points themselves.
+#[inline]
+pub(crate) fn common_point<T: Real, const D: usize>(
+    a: &Point<T, D>,
+    b: &Point<T, D>,
+    radius_a: T,
+    margin: T,
+) -> (Point<T, D>, Point<T, D>) {
+    if margin > T::zero() {
+        let p = a + (b - a) * (radius_a / margin);
+        (p, p)
+    } else {
+        (*a, *b)
+    }
+}
+
 impl<T: Real, const D: usize> Outcome<T, D> {
     /// The distance between the rounded shapes: the cores' minus the radii
     /// (`margin = r_a + r_b`), witness points pushed out by the radii. The bounds are the
@@ -441,14 +459,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
                 termination: self.termination,
             },
             None => {
-                // A common point: on [a, b] at the fraction r_a / (r_a + r_b), within r_a
-                // of a and r_b of b.
-                let p = if margin > T::zero() {
-                    self.a + (self.b - self.a) * (radius_a / margin)
-                } else {
-                    self.a
-                };
-                let q = if margin > T::zero() { p } else { self.b };
+                let (p, q) = common_point(&self.a, &self.b, radius_a, margin);
                 Distance {
                     distance: T::zero(),
                     point_a: p,

@@ -319,13 +319,7 @@ where
             termination: Termination::Converged,
         }
     } else {
-        // A common point: on [a, b] at the fraction r_a / (r_a + r_b).
-        let p = if margin > T::zero() {
-            ans.a + (ans.b - ans.a) * (ra / margin)
-        } else {
-            ans.a
-        };
-        let q = if margin > T::zero() { p } else { ans.b };
+        let (p, q) = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
         Distance {
             distance: T::zero(),
             point_a: p,
