@@ -83,6 +83,31 @@ pub trait ContactDim<T: Real, const D: usize>:
         B: SupportMap<T, D> + ?Sized;
 }
 
+/// The [`ContactDim`] of `Const<$d>`: EPA is `$storage::run`.
+macro_rules! contact_dim {
+    ($d:literal, $storage:ty) => {
+        impl<T: Real> ContactDim<T, $d> for Const<$d> {
+            type Storage = $storage;
+
+            fn penetration<A, B>(
+                a: &A,
+                b: &B,
+                simplex: &Simplex<T, $d>,
+                tol: &Tolerances<T>,
+                storage: &mut $storage,
+            ) -> Result<Penetration<T, $d>, QueryError>
+            where
+                A: SupportMap<T, $d> + ?Sized,
+                B: SupportMap<T, $d> + ?Sized,
+            {
+                storage.run(a, b, simplex, tol)
+            }
+        }
+    };
+}
+contact_dim!(2, polygon2::Polygon2<T>);
+contact_dim!(3, polytope3::Polytope3<T>);
+
 /// EPA's reusable memory: keep one per thread (or per pair) and no query allocates once it
 /// has grown to the largest polytope seen.
 pub struct Workspace<T: Real, const D: usize>
