@@ -13,8 +13,8 @@ use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
 use num_traits::Float as _;
 
 /// The largest coordinate a fixed-point shape (in its own frame, round part included) or
-/// pose translation may have: `√max / 16`, so that products of two coordinates, with the
-/// factors of up to 16 the algorithms' sums of such products add, stay below the type's
+/// pose translation may have: `√max / PRODUCT_SUMS` (`tolerance::range`), so that products of two coordinates, with
+/// the factors of up to 16 the algorithms' sums of such products add, stay below the type's
 /// largest value. FixedI40F24: 46341. `f64::INFINITY` for floating point.
 #[must_use]
 pub(crate) fn fixed_extent_limit<T: Real>() -> f64 {
@@ -24,7 +24,7 @@ pub(crate) fn fixed_extent_limit<T: Real>() -> f64 {
     let max: f64 = T::max_value()
         .and_then(|m| m.to_subset())
         .unwrap_or(f64::MAX);
-    max.sqrt() / 16.0
+    max.sqrt() / crate::tolerance::range::PRODUCT_SUMS
 }
 
 /// One shape: its parameters ([`SupportMap::validate`]) and, in fixed-point, its extent.

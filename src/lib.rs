@@ -92,6 +92,10 @@ pub use dim::{Dim, MAX_DIM};
 pub use error::{QueryError, ShapeError};
 pub use gjk::{Distance, Intersection, Termination};
 pub use pose::PoseRotation;
+pub use query::{
+    Contact2, Contact3, Distance2, Distance3, Intersection2, Intersection3, Manifold2, Manifold3,
+    PosedPair, Proximity2, Proximity3,
+};
 pub use real::{Real, lit, norm, normalize};
 pub use tolerance::{Subalgorithm, Tolerances};
 

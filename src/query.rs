@@ -8,11 +8,11 @@ use crate::{
     clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
-    gjk::{self, Cache, Distance, Mode, Run, Simplex, SupportPoint},
+    gjk::{self, Cache, Distance, Intersection, Mode, Run, Simplex, SupportPoint},
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
-    tolerance::{allowance, ulps},
+    tolerance::{allowance, range, ulps},
 };
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
@@ -69,17 +69,61 @@ where
     }
 }
 
-/// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started from
-/// `cache` and storing the final simplex back into it when one is given; returns A's
-/// frame with the answer.
-fn posed<T, R, const D: usize, A, B, O>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    cache: Option<&mut Cache<T, D>>,
-    run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
-) -> Result<(Frame<T, D>, O), QueryError>
+/// Two posed shapes and the tolerances: the input every pair query shares (Box2D's
+/// `b2DistanceInput`). Its methods are the queries of this module, the free functions
+/// ([`distance`], [`contact`], …) the same with the five arguments spelled out.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query::PosedPair, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry3, Vector3};
+/// let (cube, ball) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
+/// let (pa, pb, tol) = (Isometry3::identity(), Isometry3::translation(3.0, 0.0, 0.0), Tolerances::default());
+/// let pair = PosedPair::new(&pa, &cube, &pb, &ball, &tol);
+/// assert!((pair.distance().unwrap().distance - 1.5).abs() < 1e-12);
+/// assert!(!pair.intersects().unwrap());
+/// ```
+pub struct PosedPair<'a, T: Real, R, const D: usize, A: ?Sized, B: ?Sized> {
+    /// Shape A's pose (local to world).
+    pub pose_a: &'a Isometry<T, R, D>,
+    /// Shape A.
+    pub a: &'a A,
+    /// Shape B's pose.
+    pub pose_b: &'a Isometry<T, R, D>,
+    /// Shape B.
+    pub b: &'a B,
+    /// The thresholds of the queries.
+    pub tol: &'a Tolerances<T>,
+}
+
+impl<T: Real, R, const D: usize, A: ?Sized, B: ?Sized> Clone for PosedPair<'_, T, R, D, A, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Real, R, const D: usize, A: ?Sized, B: ?Sized> Copy for PosedPair<'_, T, R, D, A, B> {}
+
+impl<'a, T: Real, R, const D: usize, A: ?Sized, B: ?Sized> PosedPair<'a, T, R, D, A, B> {
+    /// The pair `a` at `pose_a`, `b` at `pose_b`, under `tol`.
+    pub fn new(
+        pose_a: &'a Isometry<T, R, D>,
+        a: &'a A,
+        pose_b: &'a Isometry<T, R, D>,
+        b: &'a B,
+        tol: &'a Tolerances<T>,
+    ) -> Self {
+        Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        }
+    }
+}
+
+/// The queries on shapes with support maps, any dimension.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
 where
     T: Real,
     R: PoseRotation<T, D>,
@@ -87,15 +131,355 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    crate::input::check_pair(a, b)?;
-    let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let placed = Placed::new(b, &rel);
-    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-    let out = run(a, &placed, &mut simplex)?;
-    if let Some(c) = cache {
-        c.store(&simplex);
+    /// [`distance`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance`].
+    #[inline]
+    pub fn distance(&self) -> Result<Distance<T, D>, QueryError> {
+        self.distance_in(None)
     }
-    Ok((frame_a, out))
+
+    /// [`distance_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_with_cache`].
+    #[inline]
+    pub fn distance_with_cache(
+        &self,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Distance<T, D>, QueryError> {
+        self.distance_in(Some(cache))
+    }
+
+    /// [`intersects`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersects`].
+    #[inline]
+    pub fn intersects(&self) -> Result<bool, QueryError> {
+        if let Some(hit) =
+            crate::pair::intersects(self.pose_a, self.a, self.pose_b, self.b, self.tol)
+        {
+            return Ok(hit);
+        }
+        Ok(self.intersection_in(None)?.1.intersects)
+    }
+
+    /// [`intersects_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersects_with_cache`].
+    #[inline]
+    pub fn intersects_with_cache(&self, cache: &mut Cache<T, D>) -> Result<bool, QueryError> {
+        Ok(self.intersection_in(Some(cache))?.1.intersects)
+    }
+
+    /// [`intersection`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersection`].
+    #[inline]
+    pub fn intersection(&self) -> Result<Intersection<T, D>, QueryError> {
+        self.intersection_world(None)
+    }
+
+    /// [`intersection_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersection_with_cache`].
+    #[inline]
+    pub fn intersection_with_cache(
+        &self,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Intersection<T, D>, QueryError> {
+        self.intersection_world(Some(cache))
+    }
+
+    /// [`distance_within`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_within`].
+    #[inline]
+    pub fn distance_within(&self, margin: T) -> Result<Proximity<T, D>, QueryError> {
+        self.within(margin, None)
+    }
+
+    /// [`distance_within_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_within_with_cache`].
+    #[inline]
+    pub fn distance_within_with_cache(
+        &self,
+        margin: T,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Proximity<T, D>, QueryError> {
+        self.within(margin, Some(cache))
+    }
+
+    /// [`distance`] with an optional warm start (then without the pair fast paths).
+    #[inline]
+    fn distance_in(&self, cache: Option<&mut Cache<T, D>>) -> Result<Distance<T, D>, QueryError> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        if cache.is_none()
+            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+        {
+            return Ok(d);
+        }
+        let (frame_a, d) = self.posed(cache, |a, b, s| gjk::distance_unchecked(a, b, tol, s))?;
+        Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
+    }
+
+    /// GJK's intersection test in A's frame, with an optional warm start.
+    #[inline]
+    fn intersection_in(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<(Frame<T, D>, Intersection<T, D>), QueryError> {
+        let tol = self.tol;
+        self.posed(cache, |a, b, s| gjk::intersects_unchecked(a, b, tol, s))
+    }
+
+    /// [`Self::intersection_in`] with the axis in the world frame.
+    #[inline]
+    fn intersection_world(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Intersection<T, D>, QueryError> {
+        let (frame_a, hit) = self.intersection_in(cache)?;
+        Ok(Intersection {
+            axis: hit
+                .axis
+                .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n))),
+            ..hit
+        })
+    }
+
+    /// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started
+    /// from `cache` and storing the final simplex back into it when one is given; returns
+    /// A's frame with the answer.
+    #[inline]
+    fn posed<O>(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+        run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
+    ) -> Result<(Frame<T, D>, O), QueryError> {
+        let (a, b) = (self.a, self.b);
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(self.pose_a, self.pose_b)?;
+        let placed = Placed::new(b, &rel);
+        let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
+        let out = run(a, &placed, &mut simplex)?;
+        if let Some(c) = cache {
+            c.store(&simplex);
+        }
+        Ok((frame_a, out))
+    }
+
+    /// [`distance_within`] with an optional warm start. The pair fast paths answer first
+    /// (as in [`distance`]); GJK's margin is widened by the poses' rounding band, which
+    /// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
+    /// margin. Fixed-point caps the margin at [`range::MARGIN_EXTENTS`] times the range of
+    /// a coordinate (no two shapes in range are that far apart), so that adding the radii
+    /// cannot wrap.
+    #[inline]
+    fn within(
+        &self,
+        margin: T,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Proximity<T, D>, QueryError> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        if !(margin >= T::zero()) || !margin.is_finite() {
+            return Err(QueryError::InvalidTolerance { field: "margin" });
+        }
+        let mut margin = margin;
+        if crate::real::is_fixed::<T>() {
+            let extents = range::MARGIN_EXTENTS;
+            let cap = crate::real::lit::<T>(extents * crate::input::fixed_extent_limit::<T>());
+            margin = margin.min(cap);
+        }
+        if cache.is_none()
+            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+        {
+            return Ok(Proximity::of(d, margin));
+        }
+        let band = pose_band(pose_a, pose_b, tol);
+        let (frame_a, d) = self.posed(cache, |a, b, s| {
+            gjk::distance_within_unchecked(a, b, margin + band, tol, s)
+        })?;
+        Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+    }
+}
+
+/// The signed-distance queries: 2D and 3D.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    /// [`contact`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact`].
+    #[inline]
+    pub fn contact(&self) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(None, None)
+    }
+
+    /// [`contact_with_workspace`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact_with_workspace`].
+    #[inline]
+    pub fn contact_with_workspace(
+        &self,
+        workspace: &mut Workspace<T, D>,
+    ) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(Some(workspace), None)
+    }
+
+    /// [`contact_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact_with_cache`].
+    #[inline]
+    pub fn contact_with_cache(&self, cache: &mut Cache<T, D>) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(None, Some(cache))
+    }
+
+    /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when
+    /// `None` (only if EPA runs: a separated pair needs none); warm-started from `cache`
+    /// (then without the pair fast paths, as [`distance_with_cache`]) when one is given.
+    #[inline]
+    fn contact_in(
+        &self,
+        workspace: Option<&mut Workspace<T, D>>,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Contact<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        if cache.is_none()
+            && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
+        {
+            return Ok(c);
+        }
+        tol.validate()?;
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(pose_a, pose_b)?;
+        let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache)?;
+        let band = pose_band(pose_a, pose_b, tol);
+        Ok(Contact {
+            lower_bound: c.lower_bound - band,
+            upper_bound: c.upper_bound + band,
+            point_a: frame_a.transform_point(&c.point_a),
+            point_b: frame_a.transform_point(&c.point_b),
+            normal: Unit::new_unchecked(frame_a.transform_vector(&c.normal)),
+            ..c
+        })
+    }
+}
+
+/// The manifold queries: 2D and 3D, shapes with features.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    /// [`manifold`] of this pair.
+    ///
+    /// # Errors
+    /// As [`manifold`].
+    #[inline]
+    pub fn manifold(&self, prediction: T) -> Result<Manifold<T, D>, QueryError> {
+        crate::scratch::with(|ws: &mut ManifoldWorkspace<T, D>| {
+            self.manifold_with_workspace(prediction, ws)
+        })
+    }
+
+    /// [`manifold_with_workspace`] of this pair.
+    ///
+    /// # Errors
+    /// As [`manifold`].
+    #[inline]
+    pub fn manifold_with_workspace(
+        &self,
+        prediction: T,
+        workspace: &mut ManifoldWorkspace<T, D>,
+    ) -> Result<Manifold<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        tol.validate()?;
+        if !(prediction >= T::zero()) || !prediction.is_finite() {
+            return Err(QueryError::InvalidTolerance {
+                field: "prediction",
+            });
+        }
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(pose_a, pose_b)?;
+        let mut m = Manifold::empty(crate::linalg::any_axis());
+        let boxes = match (a.half_extents(), b.half_extents()) {
+            (Some(ha), Some(hb)) => {
+                match box_axis(&ha, &hb, &rel, prediction, tol, &mut m) {
+                    // Separated boxes: s(n) is the distance only if a pair along n is that
+                    // close. `build` certifies it: a deepest pair shallower than s(n) +
+                    // slack needs the witnesses, which a face axis does not have, and it
+                    // falls back.
+                    BoxAxis::Clip(local) => {
+                        clip::build(a, b, &rel, &local, prediction, workspace, &mut m)
+                    }
+                    BoxAxis::Decided(built) => built,
+                }
+            }
+            _ => Built::FallBack,
+        };
+        if boxes == Built::FallBack {
+            let c = contact_local(
+                a,
+                &Placed::new(b, &rel),
+                tol,
+                Some(&mut workspace.epa),
+                None,
+            )?;
+            let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
+            let local = LocalContact {
+                separation: c.separation,
+                normal: c.normal,
+                witness: Some((c.point_a, c.point_b)),
+                slack: slack(c.upper_bound - c.lower_bound)(extent),
+                rounding: slack(T::zero())(extent),
+                reference_bias: tol.manifold_reference_bias,
+                min_alignment: tol.manifold_min_alignment,
+            };
+            m.reset(c.normal);
+            if c.separation <= prediction + local.slack
+                && clip::build(a, b, &rel, &local, prediction, workspace, &mut m) == Built::FallBack
+            {
+                m.reset(c.normal);
+            }
+        }
+        m.map(
+            |p| frame_a.transform_point(p),
+            |n| frame_a.transform_vector(n),
+        );
+        Ok(m)
+    }
 }
 
 /// The rounding of composing the two poses into B's pose in A's frame: the bounds of a
@@ -170,13 +554,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    if let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol) {
-        return Ok(d);
-    }
-    let (frame_a, d) = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::distance_unchecked(a, b, tol, s)
-    })?;
-    Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance()
 }
 
 /// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
@@ -199,10 +577,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (frame_a, d) = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::distance_unchecked(a, b, tol, s)
-    })?;
-    Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_with_cache(cache)
 }
 
 /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
@@ -233,13 +608,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    if let Some(hit) = crate::pair::intersects(pose_a, a, pose_b, b, tol) {
-        return Ok(hit);
-    }
-    let (_, hit) = posed(pose_a, a, pose_b, b, None, |a, b, s| {
-        gjk::intersects_unchecked(a, b, tol, s)
-    })?;
-    Ok(hit.intersects)
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersects()
 }
 
 /// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
@@ -262,15 +631,72 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (_, hit) = posed(pose_a, a, pose_b, b, Some(cache), |a, b, s| {
-        gjk::intersects_unchecked(a, b, tol, s)
-    })?;
-    Ok(hit.intersects)
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersects_with_cache(cache)
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap, with the
+/// evidence: GJK's [`Intersection`] (the verdict; when apart, the separating axis from A
+/// to B in the world frame; the iterations and why GJK stopped). The verdict is
+/// [`intersects`]'s except within the rounding band, since this runs GJK without the
+/// closed forms of [`intersects`]' pair fast paths (which have no axis to give).
+///
+/// # Errors
+/// As [`distance`].
+///
+/// ```
+/// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Vector2};
+/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// let hit = query::intersection(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap();
+/// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
+/// assert!(hit.axis.unwrap().x > 0.5);
+/// ```
+pub fn intersection<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersection()
+}
+
+/// [`intersection`], warm-started from `cache` and leaving the final simplex in it.
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn intersection_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersection_with_cache(cache)
 }
 
 /// The signed distance between two shapes: positive apart, negative overlapping (minus the
 /// penetration depth), with the contact normal and the points on each shape, in the world
 /// frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ContactDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact<T: Real, const D: usize> {
     /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
@@ -327,7 +753,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, None, None)
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact()
 }
 
 /// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
@@ -350,47 +776,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, Some(workspace), None)
-}
-
-/// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when `None`
-/// (only if EPA runs: a separated pair needs none); warm-started from `cache` (then
-/// without the pair fast paths, as [`distance_with_cache`]) when one is given.
-#[allow(clippy::too_many_arguments)]
-fn contact_in<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    workspace: Option<&mut Workspace<T, D>>,
-    cache: Option<&mut Cache<T, D>>,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    if cache.is_none()
-        && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
-    {
-        return Ok(c);
-    }
-    tol.validate()?;
-    crate::input::check_pair(a, b)?;
-    let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache)?;
-    let band = pose_band(pose_a, pose_b, tol);
-    Ok(Contact {
-        lower_bound: c.lower_bound - band,
-        upper_bound: c.upper_bound + band,
-        point_a: frame_a.transform_point(&c.point_a),
-        point_b: frame_a.transform_point(&c.point_b),
-        normal: Unit::new_unchecked(frame_a.transform_vector(&c.normal)),
-        ..c
-    })
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_workspace(workspace)
 }
 
 /// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
@@ -541,16 +927,13 @@ where
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
 {
-    crate::scratch::with(|ws: &mut ManifoldWorkspace<T, D>| {
-        manifold_with_workspace(pose_a, a, pose_b, b, prediction, tol, ws)
-    })
+    PosedPair::new(pose_a, a, pose_b, b, tol).manifold(prediction)
 }
 
 /// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
 ///
 /// # Errors
 /// As [`manifold`].
-#[allow(clippy::too_many_arguments)]
 pub fn manifold_with_workspace<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -567,91 +950,46 @@ where
     A: FeatureMap<T, D> + ?Sized,
     B: FeatureMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    if !(prediction >= T::zero()) || !prediction.is_finite() {
-        return Err(QueryError::InvalidTolerance {
-            field: "prediction",
-        });
-    }
-    crate::input::check_pair(a, b)?;
-    let (frame_a, rel) = relative(pose_a, pose_b)?;
-    let mut m = Manifold::empty(crate::linalg::any_axis());
-    let boxes = match (a.half_extents(), b.half_extents()) {
-        (Some(ha), Some(hb)) => {
-            box_manifold(a, b, &ha, &hb, &rel, prediction, tol, workspace, &mut m)
-        }
-        _ => Built::FallBack,
-    };
-    if boxes == Built::FallBack {
-        let c = contact_local(
-            a,
-            &Placed::new(b, &rel),
-            tol,
-            Some(&mut workspace.epa),
-            None,
-        )?;
-        let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
-        let local = LocalContact {
-            separation: c.separation,
-            normal: c.normal,
-            witness: Some((c.point_a, c.point_b)),
-            slack: slack(c.upper_bound - c.lower_bound)(extent),
-            rounding: slack(T::zero())(extent),
-            reference_bias: tol.manifold_reference_bias,
-            min_alignment: tol.manifold_min_alignment,
-        };
-        m.reset(c.normal);
-        if c.separation <= prediction + local.slack
-            && clip::build(a, b, &rel, &local, prediction, workspace, &mut m) == Built::FallBack
-        {
-            m.reset(c.normal);
-        }
-    }
-    m.map(
-        |p| frame_a.transform_point(p),
-        |n| frame_a.transform_vector(n),
-    );
-    Ok(m)
+    PosedPair::new(pose_a, a, pose_b, b, tol).manifold_with_workspace(prediction, workspace)
 }
 
-/// Two cuboids: the separating-axis test gives the contact (docs/clipping.md §5), then the
-/// same clipping. [`Built::FallBack`] (the general path decides) when the test's axis cannot be
-/// certified: clipped points that do not reach its separation (separated boxes, or an
-/// overlap whose deepest point overhangs the reference face), or an edge–edge axis without
-/// closest points inside both edges.
-#[allow(clippy::too_many_arguments)]
-fn box_manifold<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+/// What the separating-axis test of two cuboids leaves to do.
+enum BoxAxis<T: Real, const D: usize> {
+    /// Clip the features along this contact (docs/clipping.md §5).
+    Clip(LocalContact<T, D>),
+    /// Decided without clipping: [`Built::Manifold`] (farther than the prediction: `m` is
+    /// the empty manifold along the axis) or [`Built::FallBack`] (the general path decides).
+    Decided(Built),
+}
+
+/// Two cuboids: the separating-axis test gives the contact, which the same clipping then
+/// uses. [`Built::FallBack`] when the test's axis cannot be certified: no axis, or an
+/// edge–edge axis without closest points inside both edges (`clip::build` falls back too
+/// for clipped points that do not reach its separation: separated boxes, or an overlap
+/// whose deepest point overhangs the reference face).
+fn box_axis<T: Real, const D: usize>(
     ha: &SVector<T, D>,
     hb: &SVector<T, D>,
     rel: &Frame<T, D>,
     prediction: T,
     tol: &Tolerances<T>,
-    workspace: &mut ManifoldWorkspace<T, D>,
     m: &mut Manifold<T, D>,
-) -> Built
-where
-    T: Real,
-    Const<D>: ContactDim<T, D>,
-    A: FeatureMap<T, D> + ?Sized,
-    B: FeatureMap<T, D> + ?Sized,
-{
+) -> BoxAxis<T, D> {
     let (rot, t) = (rel.rot, rel.t);
     let extent = t.amax() + ha.amax() + hb.amax();
     let slack = slack(T::zero())(extent);
     let Some(axis) = clip::boxes::sat(ha, hb, &rot, &t, slack) else {
-        return Built::FallBack;
+        return BoxAxis::Decided(Built::FallBack);
     };
     if axis.separation > prediction + slack {
         // Every s(n) is at most the distance: farther than the prediction.
         m.reset(axis.normal);
-        return Built::Manifold;
+        return BoxAxis::Decided(Built::Manifold);
     }
     if axis.edge && axis.witness.is_none() {
-        return Built::FallBack;
+        return BoxAxis::Decided(Built::FallBack);
     }
-    let local = LocalContact {
+    BoxAxis::Clip(LocalContact {
         separation: axis.separation,
         normal: axis.normal,
         witness: axis.witness,
@@ -659,11 +997,7 @@ where
         rounding: slack,
         reference_bias: tol.manifold_reference_bias,
         min_alignment: tol.manifold_min_alignment,
-    };
-    // Separated boxes: s(n) is the distance only if a pair along n is that close. `build`
-    // certifies it: a deepest pair shallower than s(n) + slack needs the witnesses, which a
-    // face axis does not have, and it falls back.
-    clip::build(a, b, rel, &local, prediction, workspace, m)
+    })
 }
 
 /// How far a manifold point may be from the contact's answer and still count as the same:
@@ -683,6 +1017,9 @@ fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
 // ---------------------------------------------------------------- margin queries
 
 /// The answer of [`distance_within`]: how the distance compares with a margin.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ProximityDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Proximity<T: Real, const D: usize> {
     /// The distance is proven larger than the margin: a separating plane, found as soon as
@@ -775,7 +1112,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    within(pose_a, a, pose_b, b, margin, tol, None)
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within(margin)
 }
 
 /// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
@@ -783,7 +1120,6 @@ where
 ///
 /// # Errors
 /// As [`distance_within`]. The cache is left unchanged on error.
-#[allow(clippy::too_many_arguments)]
 pub fn distance_within_with_cache<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -800,48 +1136,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    within(pose_a, a, pose_b, b, margin, tol, Some(cache))
-}
-
-/// [`distance_within`] with an optional warm start. The pair fast paths answer first (as
-/// in [`distance`]); GJK's margin is widened by the poses' rounding band, which
-/// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
-/// margin. Fixed-point caps the margin at 16× the range of a coordinate (no two shapes in
-/// range are that far apart), so that adding the radii cannot wrap.
-fn within<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    margin: T,
-    tol: &Tolerances<T>,
-    cache: Option<&mut Cache<T, D>>,
-) -> Result<Proximity<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    if !(margin >= T::zero()) || !margin.is_finite() {
-        return Err(QueryError::InvalidTolerance { field: "margin" });
-    }
-    let mut margin = margin;
-    if crate::real::is_fixed::<T>() {
-        let cap = crate::real::lit::<T>(16.0 * crate::input::fixed_extent_limit::<T>());
-        margin = margin.min(cap);
-    }
-    if cache.is_none()
-        && let Some(d) = crate::pair::distance(pose_a, a, pose_b, b, tol)
-    {
-        return Ok(Proximity::of(d, margin));
-    }
-    let band = pose_band(pose_a, pose_b, tol);
-    let (frame_a, d) = posed(pose_a, a, pose_b, b, cache, |a, b, s| {
-        gjk::distance_within_unchecked(a, b, margin + band, tol, s)
-    })?;
-    Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within_with_cache(margin, cache)
 }
 
 // ---------------------------------------------------------------- warm signed distances
@@ -881,5 +1176,28 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    contact_in(pose_a, a, pose_b, b, tol, None, Some(cache))
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_cache(cache)
 }
+
+// ---------------------------------------------------------------- aliases
+
+/// [`Distance`] in 2D.
+pub type Distance2<T> = Distance<T, 2>;
+/// [`Distance`] in 3D.
+pub type Distance3<T> = Distance<T, 3>;
+/// [`Intersection`] in 2D.
+pub type Intersection2<T> = Intersection<T, 2>;
+/// [`Intersection`] in 3D.
+pub type Intersection3<T> = Intersection<T, 3>;
+/// [`Contact`] in 2D.
+pub type Contact2<T> = Contact<T, 2>;
+/// [`Contact`] in 3D.
+pub type Contact3<T> = Contact<T, 3>;
+/// [`Manifold`] in 2D (up to 2 points).
+pub type Manifold2<T> = Manifold<T, 2>;
+/// [`Manifold`] in 3D (up to 4 points).
+pub type Manifold3<T> = Manifold<T, 3>;
+/// [`Proximity`] in 2D.
+pub type Proximity2<T> = Proximity<T, 2>;
+/// [`Proximity`] in 3D.
+pub type Proximity3<T> = Proximity<T, 3>;

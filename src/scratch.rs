@@ -9,6 +9,33 @@
 //! Without the `std` feature there are no thread-locals: each call gets a new workspace
 //! (the `*_with_workspace` queries avoid that allocation).
 
+/// `new()` (its `Default`: empty) and an opaque `Debug` for a workspace type `$ty<T, D>`
+/// whose memory is scratch (`Const<D>: ContactDim<T, D>`).
+macro_rules! workspace_new_and_debug {
+    ($ty:ident) => {
+        impl<T: Real, const D: usize> $ty<T, D>
+        where
+            Const<D>: ContactDim<T, D>,
+        {
+            /// An empty workspace.
+            #[must_use]
+            pub fn new() -> Self {
+                Self::default()
+            }
+        }
+
+        impl<T: Real, const D: usize> core::fmt::Debug for $ty<T, D>
+        where
+            Const<D>: ContactDim<T, D>,
+        {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($ty)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+pub(crate) use workspace_new_and_debug;
+
 #[cfg(feature = "std")]
 mod pool {
     use alloc::{boxed::Box, vec::Vec};

@@ -163,6 +163,9 @@ impl<T: Real> Tolerances<T> {
 }
 
 /// The closest-point subalgorithm of GJK's simplex (docs/gjk.md §2).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "SubalgorithmDef"))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Subalgorithm {
@@ -265,4 +268,64 @@ pub(crate) mod allowance {
     /// A swept box's pad per unit of its scale: the sampled poses' products and the chord
     /// bound (`bound::swept`).
     pub(crate) const SWEPT_PAD: f64 = 64.0;
+    /// A polygon's points off the line of its two extreme points by at most this, per unit
+    /// of their distance, are on it: the feature is that segment (`clip::feature`).
+    pub(crate) const FLAT_POLYGON: f64 = 64.0;
+    /// `|e_i × R_j|` of a box pair's edge cross at most this is parallel edges to rounding:
+    /// the axis is skipped (`clip::boxes`, compared squared).
+    pub(crate) const PARALLEL_EDGES_CLIP: f64 = 8.0;
+    /// The same test in the closed-form box pair (`pair::boxes`): one ulp.
+    pub(crate) const PARALLEL_EDGES_PAIR: f64 = 1.0;
+}
+
+/// The fixed-point range budgets and the float square floors: how far below the type's
+/// largest value (or above its smallest normal) the algorithms keep their coordinates, so
+/// that the sums of products they form cannot wrap (fixed-point) or square to zero
+/// (floats). Each divides or multiplies a range, not an ulp (docs/tolerances.md
+/// §"Allowances").
+pub(crate) mod range {
+    /// Products of two coordinates, summed up to this many times (dot products, the
+    /// support of a placed shape): a fixed-point coordinate is at most `√max / PRODUCT_SUMS`
+    /// (`input::fixed_extent_limit`, FixedI40F24: 46341).
+    pub(crate) const PRODUCT_SUMS: f64 = 16.0;
+    /// Johnson's determinants (degree `2D`, sums of a few products) stay below
+    /// `max / DETERMINANT_SUMS` (`gjk::run::coordinate_limit`).
+    pub(crate) const DETERMINANT_SUMS: f64 = 64.0;
+    /// `MᵀM` of a fixed-point linear map: `D · max|Mᵢⱼ|²` below `max / GRAM_SUMS`
+    /// (`shape::Transformed`).
+    pub(crate) const GRAM_SUMS: f64 = 4.0;
+    /// A fixed-point margin is capped at this many coordinate ranges
+    /// ([`PRODUCT_SUMS`]'s limit): no two shapes in range are that far apart, and adding
+    /// the radii cannot wrap (`query::distance_within`).
+    pub(crate) const MARGIN_EXTENTS: f64 = 16.0;
+    /// The closed forms' floor on a float coordinate's magnitude: `√(smallest normal) / ε`,
+    /// so that `(ε·m)²` stays a normal number (`pair::in_range`). f32.
+    pub(crate) const SQUARE_FLOOR_F32: f64 = 1e-12;
+    /// The same for f64.
+    pub(crate) const SQUARE_FLOOR_F64: f64 = 1e-138;
+    /// An epsilon above this is f32's (or coarser): [`SQUARE_FLOOR_F32`] applies.
+    pub(crate) const COARSE_EPSILON: f64 = 1e-10;
+}
+
+/// The unitless factors and counts that are neither rounding nor range: a feature's tilt,
+/// a count of bands, a cap on rounds (docs/tolerances.md §"Allowances").
+pub(crate) mod factor {
+    /// A direction whose component along a feature is at most `1 / FEATURE_TILT` of the
+    /// feature's length (≈0.9°) is taken as perpendicular to it: both ends of a segment
+    /// touch, a cylinder's side or cap faces it ([`super::within_tilt`], `clip::feature`).
+    pub(crate) const FEATURE_TILT: f64 = 64.0;
+    /// A witness pair lies along a box axis at its separation when `q − p − L·n` is within
+    /// this many touching bands: the tilt of a feature taken as flat and the rounding of
+    /// the clip (`pair::boxes`).
+    pub(crate) const WITNESS_BANDS: f64 = 4.0;
+    /// EPA's `grow` (a simplex grown to contain the origin) tries at most this many rounds
+    /// per vertex of the `D`-simplex, `GROW_ROUNDS_PER_VERTEX · (D + 1)` (`epa::grow`).
+    pub(crate) const GROW_ROUNDS_PER_VERTEX: usize = 16;
+}
+
+/// Whether `|small| · FEATURE_TILT ≤ |large|`: within [`factor::FEATURE_TILT`]'s tilt of
+/// perpendicular (a product, not a quotient: exact for the power of two).
+#[inline]
+pub(crate) fn within_tilt<T: Real>(small: T, large: T) -> bool {
+    small.abs() * lit::<T>(factor::FEATURE_TILT) <= large.abs()
 }

@@ -788,25 +788,6 @@ fn every_fallible_constructor_has_a_try_form() {
     let _ = Rotation::<f64, 2>::identity();
 }
 
-macro_rules! scalar_cases {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>()
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>()
-            }
-            #[cfg(feature = "fixed")]
-            #[test]
-            fn fixed() {
-                super::$body::<crate::common::Fx>()
-            }
-        }
-    };
-}
 scalar_cases!(faceless_polytope_manifold_has_the_deepest_point);
 scalar_cases!(flat_polytope_manifold_has_its_corners);
 scalar_cases!(non_orthonormal_rotations_are_rejected);

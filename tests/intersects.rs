@@ -128,6 +128,82 @@ where
 }
 cases!(intersects_agrees_with_distance, [2 => d2, 3 => d3]);
 
+/// `query::intersection`'s evidence on one posed pair: its verdict is `intersects`' away
+/// from the touching band (|signed distance| beyond `band`); apart, its world-frame axis
+/// separates the shapes, `h_A(n) + h_B(−n) ≤ 0` by the support values (up to the
+/// accuracy); the counts are GJK's.
+fn check_evidence<T, const D: usize, A, B>(
+    what: &str,
+    pa: &Pose<T, D>,
+    a: &A,
+    pb: &Pose<T, D>,
+    b: &B,
+) -> bool
+where
+    T: Real,
+    Const<D>: convex_proximity::epa::ContactDim<T, D>,
+    A: convex_proximity::shape::SupportMap<T, D>,
+    B: convex_proximity::shape::SupportMap<T, D>,
+{
+    let hit = query::intersection(pa, a, pb, b, &tol()).unwrap();
+    let verdict = query::intersects(pa, a, pb, b, &tol()).unwrap();
+    let sep = f(query::contact(pa, a, pb, b, &tol()).unwrap().separation);
+    assert!(hit.iterations >= 1, "{what}: {hit:?}");
+    if sep.abs() > band::<T>() {
+        assert_eq!(hit.intersects, verdict, "{what}: separation {sep}, {hit:?}");
+        assert_eq!(
+            hit.intersects,
+            sep < 0.0,
+            "{what}: separation {sep}, {hit:?}"
+        );
+    }
+    match (hit.intersects, hit.axis) {
+        (false, Some(n)) => {
+            let n = back(&n.into_inner());
+            assert!((n.norm() - 1.0).abs() < 1e-3, "{what}: axis {n} not unit");
+            let gap = support_value(pa, a, &n) + support_value(pb, b, &-n);
+            assert!(
+                gap <= accuracy::<T>(1.0),
+                "{what}: axis {n} does not separate: h_A(n) + h_B(-n) = {gap}, {hit:?}"
+            );
+        }
+        (false, None) => panic!("{what}: apart without an axis: {hit:?}"),
+        (true, axis) => assert!(axis.is_none(), "{what}: {hit:?}"),
+    }
+    !hit.intersects
+}
+
+fn intersection_evidence_agrees_and_separates<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::epa::ContactDim<T, D>,
+{
+    let mut rng = Rng(13);
+    let mut apart = 0;
+    for i in 0..100 {
+        let hull = |rng: &mut Rng, r: f64| {
+            let pts = rng.sphere_points::<D>(12, SVector::zeros(), r);
+            Polytope::try_new(pts.iter().map(p::<T, D>).collect()).unwrap()
+        };
+        let (a, b) = (hull(&mut rng, 0.7), hull(&mut rng, 0.5));
+        let (ca, cb) = (
+            Cuboid::new(v::<T, D>(&rng.vector(0.2, 0.8))),
+            Cuboid::new(v::<T, D>(&rng.vector(0.2, 0.8))),
+        );
+        let ball = Ball::new(lit::<T>(rng.uniform(0.1, 0.6)));
+        let (pa, _) = random_pose::<T, D>(&mut rng, 1.0);
+        let (pb, _) = random_pose::<T, D>(&mut rng, 1.0);
+        let counted = [
+            check_evidence(&format!("#{i} hulls"), &pa, &a, &pb, &b),
+            check_evidence(&format!("#{i} boxes"), &pa, &ca, &pb, &cb),
+            check_evidence(&format!("#{i} box-ball"), &pa, &ca, &pb, &ball),
+        ];
+        apart += counted.iter().filter(|x| **x).count();
+    }
+    // Both verdicts occur.
+    assert!(apart > 30 && apart < 270, "{apart} of 300 apart");
+}
+cases!(intersection_evidence_agrees_and_separates, [2 => d2, 3 => d3]);
+
 /// A pair moving by small steps: warm-started answers equal cold ones, and the warm start
 /// saves support evaluations.
 fn warm_start_matches_cold_and_saves_iterations<T: Real, const D: usize>()

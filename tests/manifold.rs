@@ -1331,19 +1331,6 @@ fn manifold_tolerances_take_effect<T: Real>() {
     }
 }
 
-macro_rules! scalar_cases {
-    ($($body:ident),* $(,)?) => {$(
-        mod $body {
-            #[test]
-            fn f32() { super::$body::<f32>() }
-            #[test]
-            fn f64() { super::$body::<f64>() }
-            #[cfg(feature = "fixed")]
-            #[test]
-            fn fixed() { super::$body::<crate::common::Fx>() }
-        }
-    )*};
-}
 scalar_cases!(
     box_on_box_face_to_face,
     box_edge_on_face,

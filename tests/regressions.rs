@@ -190,25 +190,6 @@ fn degenerate_polytopes<T: Real>() {
     assert!((f(d.distance) - 0.3).abs() <= acc, "{d:?}");
 }
 
-macro_rules! scalar_cases {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>()
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>()
-            }
-            #[cfg(feature = "fixed")]
-            #[test]
-            fn fixed() {
-                super::$body::<crate::common::Fx>()
-            }
-        }
-    };
-}
 scalar_cases!(degenerate_polytopes);
 
 /// Size ratio 1e4: a ball of radius 1 near the face of a box of half-extent 1e4. The

@@ -9,7 +9,7 @@
 //! contact normal. For separated boxes it is only a lower bound: the clipping then has to
 //! find a pair at that separation, or the general path decides.
 
-use crate::{Real, real::lit};
+use crate::Real;
 use nalgebra::{Point, SMatrix, SVector, Unit};
 
 /// The largest-separation axis of two boxes, oriented from A towards B.
@@ -66,7 +66,8 @@ pub(crate) fn sat<T: Real, const D: usize>(
     let faces = best;
     if D == 3 {
         // Edge crosses n = e_i × R_j, skipped when the edges are parallel to rounding.
-        let eps = T::default_epsilon();
+        let parallel =
+            crate::tolerance::ulps::<T>(crate::tolerance::allowance::PARALLEL_EDGES_CLIP);
         for i in 0..3 {
             for j in 0..3 {
                 let r = rot.column(j);
@@ -74,7 +75,7 @@ pub(crate) fn sat<T: Real, const D: usize>(
                 n[(i + 1) % 3] = -r[(i + 2) % 3];
                 n[(i + 2) % 3] = r[(i + 1) % 3];
                 let len2 = n.norm_squared();
-                if len2 <= eps * eps * lit(64.0) {
+                if len2 <= parallel * parallel {
                     continue;
                 }
                 let n = n / crate::real::sqrt0(len2);

@@ -8,6 +8,7 @@ use crate::{
         Ball, Capsule, Cone, Cuboid, Cylinder, PointShape, Polytope, Rounded, Segment, SupportMap,
         Transformed,
     },
+    tolerance::{allowance, ulps, within_tilt},
 };
 use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Unit};
@@ -97,15 +98,6 @@ pub trait FeatureMap<T: Real, const D: usize>: SupportMap<T, D> {
     }
 }
 
-impl<T: Real, const D: usize, S: FeatureMap<T, D> + ?Sized> FeatureMap<T, D> for &S {
-    fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
-        (**self).feature(dir, out);
-    }
-    fn half_extents(&self) -> Option<SVector<T, D>> {
-        (**self).half_extents()
-    }
-}
-
 /// A single-point feature at `p` with normal `dir`.
 fn point<T: Real, const D: usize>(
     p: Point<T, D>,
@@ -145,8 +137,8 @@ fn segment<T: Real, const D: usize>(
     };
     let e = b - a;
     let along = n.dot(&e);
-    // |n·e| ≤ |e|/64: nearly perpendicular, both ends touch together.
-    if along.abs() * crate::real::lit::<T>(64.0) <= crate::real::norm(&e) {
+    // |n·e| ≤ |e| / FEATURE_TILT: nearly perpendicular, both ends touch together.
+    if within_tilt(along, crate::real::norm(&e)) {
         out.normal = n;
         out.id = 2;
         out.vertices.clear();
@@ -290,7 +282,7 @@ fn flat_feature<T: Real, const D: usize>(
         (w - e * w.dot(&e)).amax()
     };
     let wide = arg(&off);
-    let tiny = T::default_epsilon() * crate::real::lit::<T>(64.0) * (pts[hi] - pts[lo]).amax();
+    let tiny = ulps::<T>(allowance::FLAT_POLYGON) * (pts[hi] - pts[lo]).amax();
     if D != 3 || !(off(&pts[wide]) > tiny) {
         segment(pts[lo], pts[hi], dir, out);
         for v in out.vertices.iter_mut() {
@@ -346,7 +338,7 @@ fn flat_feature<T: Real, const D: usize>(
         cur = next;
     }
     let side = crate::real::norm(&(n - m * m.dot(&n)));
-    if within(side, m.dot(&n)) && out.vertices.len() >= 3 {
+    if within_tilt(side, m.dot(&n)) && out.vertices.len() >= 3 {
         out.normal = Unit::new_unchecked(m);
         out.id = u32::from(!up);
         return;
@@ -357,7 +349,7 @@ fn flat_feature<T: Real, const D: usize>(
     let (prev, next) = (out.vertices[k - 1], out.vertices[1 % k]);
     let flat = |q: &Point<T, D>| {
         let e = q - pts[s];
-        within(n.dot(&e), crate::real::norm(&e))
+        within_tilt(n.dot(&e), crate::real::norm(&e))
     };
     let edge = if flat(&next.point) {
         Some(next)
@@ -395,11 +387,6 @@ impl<T: Real> FeatureMap<T, 3> for Polytope<T, 3> {
 /// points lie on the rim, so on the shape).
 pub const CAP_POINTS: usize = 8;
 
-/// Whether `small ≤ large / 64`: within ~0.9° of the axis or the plane.
-fn within<T: Real>(small: T, large: T) -> bool {
-    small.abs() * crate::real::lit::<T>(64.0) <= large.abs()
-}
-
 /// The cap disc at height `y` with outward normal `±y`, counter-clockwise seen from
 /// outside; vertex ids `base + k`.
 fn cap<T: Real>(r: T, y: T, up: bool, id: u32, base: u32, out: &mut Feature<T, 3>) {
@@ -432,7 +419,7 @@ impl<T: Real> FeatureMap<T, 3> for Cylinder<T> {
     fn feature(&self, dir: &Vector3<T>, out: &mut Feature<T, 3>) {
         let (h, r) = (self.half_height, self.radius);
         let side = crate::real::norm(&Vector2::new(dir.x, dir.z));
-        if within(side, dir.y) {
+        if within_tilt(side, dir.y) {
             let up = dir.y > T::zero();
             return cap(
                 r,
@@ -443,7 +430,7 @@ impl<T: Real> FeatureMap<T, 3> for Cylinder<T> {
                 out,
             );
         }
-        if within(dir.y, side)
+        if within_tilt(dir.y, side)
             && let Some(u) = crate::shape::radial(dir)
         {
             let (x, z) = (r * u.x, r * u.y);
@@ -467,14 +454,14 @@ impl<T: Real> FeatureMap<T, 3> for Cone<T> {
     fn feature(&self, dir: &Vector3<T>, out: &mut Feature<T, 3>) {
         let (h, r) = (self.half_height, self.radius);
         let side = crate::real::norm(&Vector2::new(dir.x, dir.z));
-        if dir.y < T::zero() && within(side, dir.y) {
+        if dir.y < T::zero() && within_tilt(side, dir.y) {
             return cap(r, -h, false, 1, CAP_POINTS as u32, out);
         }
         // On the slant: d_y / σ = r / 2h, i.e. d_y·2h − σ·r ≈ 0 relative to |d|·max(2h, r).
         let two_h = h + h;
         let off = dir.y * two_h - side * r;
         if side > T::zero()
-            && within(off, crate::real::norm(dir) * two_h.max(r))
+            && within_tilt(off, crate::real::norm(dir) * two_h.max(r))
             && let Some(u) = crate::shape::radial(dir)
         {
             let (c, s) = (u.x, u.y);

@@ -7,6 +7,9 @@
 
 /// Which features made a contact point: ids on A and on B, stable while the same
 /// features touch (a solver can carry impulses over between frames).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "FeatureIdDef"))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FeatureId {
     /// The feature of A: a face id if A holds the reference face, else a vertex id or a

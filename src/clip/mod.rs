@@ -32,6 +32,9 @@ use planes::{Incident, Plane, clip, inside};
 use reduce::{Candidate, drop_shallowest};
 
 /// One point of a manifold, world frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ContactPointDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPoint<T: Real, const D: usize> {
     /// The signed distance along the manifold normal (< 0: penetration).
@@ -147,25 +150,7 @@ where
     }
 }
 
-impl<T: Real, const D: usize> ManifoldWorkspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    /// An empty workspace.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl<T: Real, const D: usize> core::fmt::Debug for ManifoldWorkspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ManifoldWorkspace").finish_non_exhaustive()
-    }
-}
+crate::scratch::workspace_new_and_debug!(ManifoldWorkspace);
 
 /// A contact in A's frame, as `query::contact` computes it before mapping to the world.
 pub(crate) struct LocalContact<T: Real, const D: usize> {

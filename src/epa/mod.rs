@@ -27,6 +27,9 @@ use nalgebra::{Const, Point, SVector, Unit};
 ///
 /// Moving B by `depth` along `normal` makes the shapes touch; `point_a` and `point_b` are
 /// the touching points then (before the move, `point_a − point_b = depth · normal`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "PenetrationDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration<T: Real, const D: usize> {
     /// The penetration depth (≥ 0), within `[lower_bound, upper_bound]`.
@@ -80,6 +83,31 @@ pub trait ContactDim<T: Real, const D: usize>:
         B: SupportMap<T, D> + ?Sized;
 }
 
+/// The [`ContactDim`] of `Const<$d>`: EPA is `$storage::run`.
+macro_rules! contact_dim {
+    ($d:literal, $storage:ty) => {
+        impl<T: Real> ContactDim<T, $d> for Const<$d> {
+            type Storage = $storage;
+
+            fn penetration<A, B>(
+                a: &A,
+                b: &B,
+                simplex: &Simplex<T, $d>,
+                tol: &Tolerances<T>,
+                storage: &mut $storage,
+            ) -> Result<Penetration<T, $d>, QueryError>
+            where
+                A: SupportMap<T, $d> + ?Sized,
+                B: SupportMap<T, $d> + ?Sized,
+            {
+                storage.run(a, b, simplex, tol)
+            }
+        }
+    };
+}
+contact_dim!(2, polygon2::Polygon2<T>);
+contact_dim!(3, polytope3::Polytope3<T>);
+
 /// EPA's reusable memory: keep one per thread (or per pair) and no query allocates once it
 /// has grown to the largest polytope seen.
 pub struct Workspace<T: Real, const D: usize>
@@ -100,25 +128,7 @@ where
     }
 }
 
-impl<T: Real, const D: usize> Workspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    /// An empty workspace.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl<T: Real, const D: usize> core::fmt::Debug for Workspace<T, D>
-where
-    Const<D>: ContactDim<T, D>,
-{
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Workspace").finish_non_exhaustive()
-    }
-}
+crate::scratch::workspace_new_and_debug!(Workspace);
 
 /// The penetration depth of the cores of `a` and `b` (one common frame), expanding GJK's
 /// final `simplex` (any simplex GJK returns for overlapping shapes: 1 to `D + 1` vertices;
@@ -391,7 +401,7 @@ where
 {
     let k = D + 1;
     let r = Rounding::of(tol);
-    for _ in 0..16 * k {
+    for _ in 0..crate::tolerance::factor::GROW_ROUNDS_PER_VERTEX * k {
         let band = r.residual(coords(&pts[..k]), D);
         let y0 = pts[0].w;
         let m = nalgebra::SMatrix::<T, D, D>::from_fn(|r, c| pts[c + 1].w[r] - y0[r]);

@@ -1,7 +1,7 @@
 //! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
 //! until that edge lies on the boundary (docs/epa.md §2).
 
-use super::{ContactDim, Penetration, Seed, seed, support};
+use super::{Penetration, Seed, seed, support};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
@@ -11,7 +11,7 @@ use crate::{
     tolerance::Rounding,
 };
 use alloc::vec::Vec;
-use nalgebra::{Const, Point, Unit, Vector2};
+use nalgebra::{Point, Unit, Vector2};
 
 /// The polygon's vertices, counter-clockwise; reused between queries.
 #[derive(Clone, Debug)]
@@ -22,24 +22,6 @@ pub struct Polygon2<T: Real> {
 impl<T: Real> Default for Polygon2<T> {
     fn default() -> Self {
         Self { verts: Vec::new() }
-    }
-}
-
-impl<T: Real> ContactDim<T, 2> for Const<2> {
-    type Storage = Polygon2<T>;
-
-    fn penetration<A, B>(
-        a: &A,
-        b: &B,
-        simplex: &Simplex<T, 2>,
-        tol: &Tolerances<T>,
-        storage: &mut Polygon2<T>,
-    ) -> Result<Penetration<T, 2>, QueryError>
-    where
-        A: SupportMap<T, 2> + ?Sized,
-        B: SupportMap<T, 2> + ?Sized,
-    {
-        storage.run(a, b, simplex, tol)
     }
 }
 
@@ -64,7 +46,7 @@ fn area2<T: Real>(v: &[SupportPoint<T, 2>]) -> T {
 }
 
 impl<T: Real> Polygon2<T> {
-    fn run<A, B>(
+    pub(super) fn run<A, B>(
         &mut self,
         a: &A,
         b: &B,

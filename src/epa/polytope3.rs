@@ -2,7 +2,7 @@
 //! adjacency links, expansion by the silhouette (horizon) seen from each new support point
 //! (van den Bergen 2001; SOLID 3's `penDepth`; docs/epa.md §3).
 
-use super::{ContactDim, Penetration, Seed, seed, support, touching};
+use super::{Penetration, Seed, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
@@ -14,7 +14,7 @@ use crate::{
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use nalgebra::{Const, Point3, Unit, Vector3};
+use nalgebra::{Point3, Unit, Vector3};
 
 /// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
 /// across edge `v[k] → v[k+1]` and that face's index of the same edge.
@@ -81,24 +81,6 @@ impl<T: Real> Default for Polytope3<T> {
     }
 }
 
-impl<T: Real> ContactDim<T, 3> for Const<3> {
-    type Storage = Polytope3<T>;
-
-    fn penetration<A, B>(
-        a: &A,
-        b: &B,
-        simplex: &Simplex<T, 3>,
-        tol: &Tolerances<T>,
-        storage: &mut Polytope3<T>,
-    ) -> Result<Penetration<T, 3>, QueryError>
-    where
-        A: SupportMap<T, 3> + ?Sized,
-        B: SupportMap<T, 3> + ?Sized,
-    {
-        storage.run(a, b, simplex, tol)
-    }
-}
-
 /// How `init` ended: an expandable polytope, or already an answer.
 enum Start<T: Real> {
     Polytope(u32),
@@ -106,7 +88,7 @@ enum Start<T: Real> {
 }
 
 impl<T: Real> Polytope3<T> {
-    fn run<A, B>(
+    pub(super) fn run<A, B>(
         &mut self,
         a: &A,
         b: &B,

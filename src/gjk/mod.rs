@@ -19,9 +19,14 @@ pub use simplex::{Simplex, SupportPoint};
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
-pub(crate) use run::{Mode, Outcome, Run, check_range, coordinate_limit, plane_min, uses_johnson};
+pub(crate) use run::{
+    Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, uses_johnson,
+};
 
 /// Why an iterative algorithm stopped.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "TerminationDef"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Termination {
@@ -67,6 +72,9 @@ impl Termination {
 ///
 /// Frame: whatever frame the query's inputs are in — the common frame for
 /// [`gjk::distance`](distance), the world frame for [`crate::query::distance`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "DistanceDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Distance<T: Real, const D: usize> {
     /// The distance (0 when the shapes touch or overlap); within
@@ -91,6 +99,9 @@ pub struct Distance<T: Real, const D: usize> {
 }
 
 /// The answer of the intersection test, with its evidence.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "IntersectionDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intersection<T: Real, const D: usize> {
     /// Whether the shapes touch or overlap (distance within the touching tolerance).

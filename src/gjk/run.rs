@@ -403,7 +403,7 @@ pub(crate) fn check_range<T: Real, const D: usize>(
 
 /// The largest coordinate of `A − B` for which Johnson's determinants (degree `2D`, sums
 /// of a few products) stay below the largest value of a fixed-point `T`:
-/// `(max / 64)^(1/2D)`. FixedI40F24: 2D 304, 3D 45, 4D 17, 6D 6.7. `None` for floating
+/// `(max / DETERMINANT_SUMS)^(1/2D)` (`tolerance::range`). FixedI40F24: 2D 304, 3D 45, 4D 17, 6D 6.7. `None` for floating
 /// point, which scales its determinants and reports overflow as ∞ instead of wrapping.
 pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
     if !crate::real::is_fixed::<T>() {
@@ -412,7 +412,26 @@ pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
     let max: f64 = T::max_value()
         .and_then(|m| m.to_subset())
         .unwrap_or(f64::MAX);
-    Some(T::from_subset(&(max / 64.0).powf(1.0 / (2 * D) as f64)))
+    let headroom = crate::tolerance::range::DETERMINANT_SUMS;
+    Some(T::from_subset(&(max / headroom).powf(1.0 / (2 * D) as f64)))
+}
+
+/// The witnesses of rounded shapes that touch or overlap, from their cores' points `a` and
+/// `b`: a common point on `[a, b]` at the fraction `r_a / (r_a + r_b)`, within `r_a` of `a`
+/// and `r_b` of `b` (`margin = r_a + r_b`); without radii, the cores' points themselves.
+#[inline]
+pub(crate) fn common_point<T: Real, const D: usize>(
+    a: &Point<T, D>,
+    b: &Point<T, D>,
+    radius_a: T,
+    margin: T,
+) -> (Point<T, D>, Point<T, D>) {
+    if margin > T::zero() {
+        let p = a + (b - a) * (radius_a / margin);
+        (p, p)
+    } else {
+        (*a, *b)
+    }
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
@@ -440,14 +459,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
                 termination: self.termination,
             },
             None => {
-                // A common point: on [a, b] at the fraction r_a / (r_a + r_b), within r_a
-                // of a and r_b of b.
-                let p = if margin > T::zero() {
-                    self.a + (self.b - self.a) * (radius_a / margin)
-                } else {
-                    self.a
-                };
-                let q = if margin > T::zero() { p } else { self.b };
+                let (p, q) = common_point(&self.a, &self.b, radius_a, margin);
                 Distance {
                     distance: T::zero(),
                     point_a: p,

@@ -13,7 +13,11 @@
 //! separating plane, settles the distance; otherwise the general path decides.
 
 use super::{Answer, Want};
-use crate::{Real, Tolerances, real::norm, tolerance::Rounding};
+use crate::{
+    Real, Tolerances,
+    real::norm,
+    tolerance::{Rounding, allowance, factor, ulps},
+};
 use nalgebra::{Point, SMatrix, SVector};
 
 /// Two boxes in the first one's frame.
@@ -147,7 +151,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         if D != 3 {
             return self.axis(kind, best);
         }
-        let eps2 = T::default_epsilon() * T::default_epsilon();
+        let parallel = ulps::<T>(allowance::PARALLEL_EDGES_PAIR);
+        let eps2 = parallel * parallel;
         let faces = best;
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -275,7 +280,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// a few bands (the tilt of a feature taken as flat, the rounding of the clip).
     fn along(&self, w: &Pair<T, D>, ax: &Axis<T, D>) -> bool {
         let off = (w.q - w.p) - ax.n * ax.sep;
-        let lim = self.band * crate::real::lit(4.0);
+        let lim = self.band * crate::real::lit(factor::WITNESS_BANDS);
         off.norm_squared() <= lim * lim
     }
 

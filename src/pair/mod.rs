@@ -28,6 +28,7 @@ use crate::{
     pose::PoseRotation,
     query::{self, Contact},
     shape::{Primitive, SupportMap},
+    tolerance::range,
 };
 use nalgebra::{Isometry, Point, SVector, Unit};
 
@@ -162,10 +163,10 @@ fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
 fn in_range<T: Real>(m: T) -> bool {
     // √(smallest normal) / ε: f32 9.2e-13, f64 6.7e-139.
     let eps = T::default_epsilon();
-    let lo = if eps > crate::real::lit(1e-10) {
-        1e-12
+    let lo = if eps > crate::real::lit(range::COARSE_EPSILON) {
+        range::SQUARE_FLOOR_F32
     } else {
-        1e-138
+        range::SQUARE_FLOOR_F64
     };
     (m * m).is_finite() && (m == T::zero() || m >= crate::real::lit(lo))
 }
@@ -332,13 +333,7 @@ where
             termination: Termination::Converged,
         }
     } else {
-        // A common point: on [a, b] at the fraction r_a / (r_a + r_b).
-        let p = if margin > T::zero() {
-            ans.a + (ans.b - ans.a) * (ra / margin)
-        } else {
-            ans.a
-        };
-        let q = if margin > T::zero() { p } else { ans.b };
+        let (p, q) = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
         Distance {
             distance: T::zero(),
             point_a: p,

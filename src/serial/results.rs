@@ -1,19 +1,17 @@
 //! Serialize/Deserialize for the motions, options, bounding volumes and results. Motions,
 //! options and bounding volumes are checked on reading; results are records and are read
-//! as written.
+//! as written: those outside `cast` derive both on their own types (`cfg_attr(feature =
+//! "serde")`), the cast results through the remote mirrors here.
 
 use super::check;
 use crate::{
-    QueryError, Real, Subalgorithm, Termination, Tolerances,
+    QueryError, Real, Subalgorithm, Tolerances,
     bound::{Aabb, BoundingBall},
     cast::{
         Cast, CastOptions, CastTermination, LinearMotion, Ray, RayHit, RigidMotion, RotationDim,
         ShapeHit,
     },
-    clip::{ContactPoint, FeatureId, Manifold, PackedFeatureId},
-    epa::Penetration,
-    gjk::{Distance, Intersection},
-    query::{Contact, Proximity},
+    clip::{ContactPoint, Manifold, PackedFeatureId},
 };
 use alloc::vec::Vec;
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
@@ -52,20 +50,6 @@ macro_rules! via {
 // ------------------------------------------------------------------ enums
 
 #[derive(Serialize, Deserialize)]
-#[serde(remote = "Termination")]
-enum TerminationDef {
-    Converged,
-    RepeatedSupport,
-    Contained,
-    Touching,
-    NoProgress,
-    Degenerate,
-    MaxIterations,
-    SeparatingAxis,
-}
-via!(TerminationDef, [], Termination, []);
-
-#[derive(Serialize, Deserialize)]
 #[serde(remote = "CastTermination")]
 enum CastTerminationDef {
     Converged,
@@ -78,15 +62,6 @@ enum CastTerminationDef {
     Degenerate,
 }
 via!(CastTerminationDef, [], CastTermination, []);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Subalgorithm")]
-enum SubalgorithmDef {
-    Auto,
-    Johnson,
-    SignedVolumes,
-}
-via!(SubalgorithmDef, [], Subalgorithm, []);
 
 // ------------------------------------------------------------------ options
 
@@ -231,67 +206,6 @@ via!(BoundingBallDef, [T: Real, const D: usize], BoundingBall<T, D>, [T], [], |b
 
 // ------------------------------------------------------------------ results
 
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Distance")]
-struct DistanceDef<T: Real, const D: usize> {
-    distance: T,
-    point_a: Point<T, D>,
-    point_b: Point<T, D>,
-    normal: Option<Unit<SVector<T, D>>>,
-    lower_bound: T,
-    upper_bound: T,
-    iterations: u32,
-    termination: Termination,
-}
-via!(DistanceDef, [T: Real, const D: usize], Distance<T, D>, [T]);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Intersection")]
-struct IntersectionDef<T: Real, const D: usize> {
-    intersects: bool,
-    axis: Option<Unit<SVector<T, D>>>,
-    iterations: u32,
-    termination: Termination,
-}
-via!(IntersectionDef, [T: Real, const D: usize], Intersection<T, D>, [T]);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Penetration")]
-struct PenetrationDef<T: Real, const D: usize> {
-    depth: T,
-    normal: Unit<SVector<T, D>>,
-    point_a: Point<T, D>,
-    point_b: Point<T, D>,
-    lower_bound: T,
-    upper_bound: T,
-    iterations: u32,
-    termination: Termination,
-}
-via!(PenetrationDef, [T: Real, const D: usize], Penetration<T, D>, [T]);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Contact")]
-struct ContactDef<T: Real, const D: usize> {
-    separation: T,
-    normal: Unit<SVector<T, D>>,
-    point_a: Point<T, D>,
-    point_b: Point<T, D>,
-    lower_bound: T,
-    upper_bound: T,
-    iterations: u32,
-    termination: Termination,
-}
-via!(ContactDef, [T: Real, const D: usize], Contact<T, D>, [T]);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Proximity")]
-enum ProximityDef<T: Real, const D: usize> {
-    Disjoint { lower_bound: T, iterations: u32 },
-    WithinMargin(Distance<T, D>),
-    Intersecting(Distance<T, D>),
-}
-via!(ProximityDef, [T: Real, const D: usize], Proximity<T, D>, [T]);
-
 /// A packed id as its bits (the format of the plain `u32` it replaced).
 impl Serialize for PackedFeatureId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -303,24 +217,6 @@ impl<'de> Deserialize<'de> for PackedFeatureId {
         u32::deserialize(d).map(Self::from)
     }
 }
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "FeatureId")]
-struct FeatureIdDef {
-    a: PackedFeatureId,
-    b: PackedFeatureId,
-}
-via!(FeatureIdDef, [], FeatureId, []);
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "ContactPoint")]
-struct ContactPointDef<T: Real, const D: usize> {
-    separation: T,
-    point_a: Point<T, D>,
-    point_b: Point<T, D>,
-    id: FeatureId,
-}
-via!(ContactPointDef, [T: Real, const D: usize], ContactPoint<T, D>, [T]);
 
 /// A manifold as its normal and its points (at most 4).
 #[derive(Serialize)]

@@ -18,7 +18,6 @@ mod rounded;
 mod segment;
 mod transformed;
 
-use alloc::boxed::Box;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use combine::{Hull, MinkowskiSum};
@@ -154,64 +153,6 @@ pub(crate) fn extent_of<T: Real, const D: usize>(v: &SVector<T, D>) -> f64 {
 #[inline]
 pub(crate) fn f64_of<T: Real>(x: T) -> f64 {
     x.to_subset().map_or(f64::INFINITY, f64::abs)
-}
-
-impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for &S {
-    #[inline]
-    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        (**self).support(dir)
-    }
-    #[inline]
-    fn radius(&self) -> T {
-        (**self).radius()
-    }
-    #[inline]
-    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        (**self).core_support(dir)
-    }
-    #[inline]
-    fn center(&self) -> Point<T, D> {
-        (**self).center()
-    }
-    #[inline]
-    fn primitive(&self) -> Option<Primitive<T, D>> {
-        (**self).primitive()
-    }
-    fn validate(&self) -> Result<(), crate::ShapeError> {
-        (**self).validate()
-    }
-    fn extent(&self) -> f64 {
-        (**self).extent()
-    }
-}
-
-impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for Box<S> {
-    #[inline]
-    fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        (**self).support(dir)
-    }
-    #[inline]
-    fn radius(&self) -> T {
-        (**self).radius()
-    }
-    #[inline]
-    fn core_support(&self, dir: &SVector<T, D>) -> Point<T, D> {
-        (**self).core_support(dir)
-    }
-    #[inline]
-    fn center(&self) -> Point<T, D> {
-        (**self).center()
-    }
-    #[inline]
-    fn primitive(&self) -> Option<Primitive<T, D>> {
-        (**self).primitive()
-    }
-    fn validate(&self) -> Result<(), crate::ShapeError> {
-        (**self).validate()
-    }
-    fn extent(&self) -> f64 {
-        (**self).extent()
-    }
 }
 
 /// `p + r · d/‖d‖`, or `p` when `d = 0` or `r = 0` (the support of a ball of radius `r`

@@ -1,7 +1,5 @@
-//! Shapes behind pointers and trait objects: `Arc<S>` and `Rc<S>` as support maps, `Box<S>`,
-//! `Arc<S>` and `Rc<S>` as feature maps (`&S` and `Box<S>` support maps are in the parent
-//! module, `&S` feature maps in [`crate::clip`]), and the aliases for thread-safe trait
-//! objects.
+//! Shapes behind pointers and trait objects: `&S`, `Box<S>`, `Arc<S>` and `Rc<S>` as support
+//! maps and as feature maps, and the aliases for thread-safe trait objects.
 //!
 //! Every impl forwards *every* method of the trait, so that a wrapped shape keeps its
 //! rounded-core split (`radius`, `core_support`, `center`), its closed forms (`primitive`,
@@ -51,10 +49,10 @@ pub type DynSupportMap<T, const D: usize> = dyn SupportMap<T, D> + Send + Sync;
 /// ```
 pub type DynFeatureMap<T, const D: usize> = dyn FeatureMap<T, D> + Send + Sync;
 
-/// `SupportMap` and `FeatureMap` for a pointer type `$p<S>` dereferencing to `S`.
+/// `SupportMap` and `FeatureMap` for a pointer type `$p` dereferencing to `S`.
 macro_rules! forward {
-    (support $p:ident) => {
-        impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for $p<S> {
+    (support $p:ty) => {
+        impl<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized> SupportMap<T, D> for $p {
             #[inline]
             fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
                 (**self).support(dir)
@@ -83,8 +81,8 @@ macro_rules! forward {
             }
         }
     };
-    (feature $p:ident) => {
-        impl<T: Real, const D: usize, S: FeatureMap<T, D> + ?Sized> FeatureMap<T, D> for $p<S> {
+    (feature $p:ty) => {
+        impl<T: Real, const D: usize, S: FeatureMap<T, D> + ?Sized> FeatureMap<T, D> for $p {
             #[inline]
             fn feature(&self, dir: &SVector<T, D>, out: &mut Feature<T, D>) {
                 (**self).feature(dir, out);
@@ -97,8 +95,11 @@ macro_rules! forward {
     };
 }
 
-forward!(support Arc);
-forward!(support Rc);
-forward!(feature Box);
-forward!(feature Arc);
-forward!(feature Rc);
+forward!(support & S);
+forward!(support Box<S>);
+forward!(support Arc<S>);
+forward!(support Rc<S>);
+forward!(feature & S);
+forward!(feature Box<S>);
+forward!(feature Arc<S>);
+forward!(feature Rc<S>);

@@ -39,7 +39,7 @@ fn similarity_scale<T: Real, const D: usize>(m: &SMatrix<T, D, D>) -> Option<T> 
         // Fixed-point: `MᵀM` (entries up to D·max|Mᵢⱼ|²) must not wrap.
         let big = m.iter().fold(0.0f64, |s, x| s.max(super::f64_of(*x)));
         let max = T::max_value().map_or(f64::INFINITY, super::f64_of);
-        if !(big * big * (D as f64) < max / 4.0) {
+        if !(big * big * (D as f64) < max / crate::tolerance::range::GRAM_SUMS) {
             return None;
         }
     }

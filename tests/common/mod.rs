@@ -66,6 +66,22 @@ pub fn accuracy<T: Real>(scale: f64) -> f64 {
     }
 }
 
+/// Runs `$body::<T>()` for f32, f64 and (with `fixed`) FixedI40F24, per listed case.
+#[macro_export]
+macro_rules! scalar_cases {
+    ($($body:ident),* $(,)?) => {$(
+        mod $body {
+            #[test]
+            fn f32() { super::$body::<f32>() }
+            #[test]
+            fn f64() { super::$body::<f64>() }
+            #[cfg(feature = "fixed")]
+            #[test]
+            fn fixed() { super::$body::<$crate::common::Fx>() }
+        }
+    )*};
+}
+
 pub mod splitmix;
 
 /// splitmix64: a tiny seeded generator.
