@@ -12,7 +12,7 @@
 //! decide, are left to the GJK ray cast (`None`).
 
 use super::{Cast, CastTermination, ShapeCast, ShapeHit};
-use crate::{Real, Tolerances, real::lit, tolerance::Rounding};
+use crate::{Real, Tolerances, pair::cofactors, real::lit, tolerance::Rounding};
 use nalgebra::{SMatrix, SVector, Unit};
 
 /// The cast of box `b` (placed by `rot`, `t` in A's frame, moving by `τ·u`) against box
@@ -86,26 +86,6 @@ pub(super) fn box_box<T: Real, const D: usize>(
         }
     }
     iv.answer((a, b), (rot, &cof, t, u), max_toi, tol)
-}
-
-/// The cofactor matrix of `R` (column `j` normal to B's faces `±b_j`).
-fn cofactors<T: Real, const D: usize>(rot: &SMatrix<T, D, D>) -> SMatrix<T, D, D> {
-    let mut cof = SMatrix::<T, D, D>::zeros();
-    if D == 2 {
-        cof[(0, 0)] = rot[(1, 1)];
-        cof[(1, 0)] = -rot[(0, 1)];
-        cof[(0, 1)] = -rot[(1, 0)];
-        cof[(1, 1)] = rot[(0, 0)];
-    } else if D == 3 {
-        for j in 0..3 {
-            let (p, q) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
-            for k in 0..3 {
-                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
-                cof[(k, j)] = p[k1] * q[k2] - p[k2] * q[k1];
-            }
-        }
-    }
-    cof
 }
 
 /// Which axis: a face normal of A (`e_i`), of B (`ν_j`), or the cross `e_i × R_j`.

@@ -64,6 +64,26 @@ fn sign<T: Real>(x: T) -> T {
     if x < T::zero() { -T::one() } else { T::one() }
 }
 
+/// The cofactor matrix of `R` (column `j` normal to B's faces `±b_j`).
+pub(crate) fn cofactors<T: Real, const D: usize>(rot: &SMatrix<T, D, D>) -> SMatrix<T, D, D> {
+    let mut cof = SMatrix::<T, D, D>::zeros();
+    if D == 2 {
+        cof[(0, 0)] = rot[(1, 1)];
+        cof[(1, 0)] = -rot[(0, 1)];
+        cof[(0, 1)] = -rot[(1, 0)];
+        cof[(1, 1)] = rot[(0, 0)];
+    } else if D == 3 {
+        for j in 0..3 {
+            let (p, q) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
+            for k in 0..3 {
+                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                cof[(k, j)] = p[k1] * q[k2] - p[k2] * q[k1];
+            }
+        }
+    }
+    cof
+}
+
 impl<T: Real, const D: usize> Boxes<T, D> {
     pub(crate) fn new(
         a: SVector<T, D>,
@@ -72,21 +92,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         t: SVector<T, D>,
         tol: &Tolerances<T>,
     ) -> Self {
-        let mut cof = SMatrix::<T, D, D>::zeros();
-        if D == 2 {
-            cof[(0, 0)] = rot[(1, 1)];
-            cof[(1, 0)] = -rot[(0, 1)];
-            cof[(0, 1)] = -rot[(1, 0)];
-            cof[(1, 1)] = rot[(0, 0)];
-        } else if D == 3 {
-            for j in 0..3 {
-                let (u, v) = (rot.column((j + 1) % 3), rot.column((j + 2) % 3));
-                for r in 0..3 {
-                    let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
-                    cof[(r, j)] = u[r1] * v[r2] - u[r2] * v[r1];
-                }
-            }
-        }
+        let cof = cofactors(&rot);
         let det = cof.column(0).dot(&rot.column(0));
         let len = SVector::<T, D>::from_fn(|j, _| norm(&cof.column(j).into_owned()));
         // Every sum of the tests is within |t|∞ + Σa + Σb (the half-extents are ≥ 0).

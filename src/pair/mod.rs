@@ -21,6 +21,7 @@
 //! [`Termination::Converged`].
 
 mod boxes;
+pub(crate) use boxes::cofactors;
 mod round;
 
 use crate::{
