@@ -567,6 +567,9 @@ mod closed_forms_match_gjk_4d {
     }
 }
 
+/// (name, exact toi, grazing, shape).
+type FarCase<'a, T, const D: usize> = (&'a str, Option<f64>, bool, &'a dyn SupportMap<T, D>);
+
 /// The GJK ray cast moves its simplex with the ray's point, so a unit shape 25–40 away
 /// puts every vertex beyond the 4D fixed-point vertex limit 17 (`closed_forms_match_gjk`'s
 /// ray #84 reached λ = 9.6, a vertex at 38): the cast returned `OutOfRange`, though
@@ -591,7 +594,7 @@ where
         let perp = (of - df * (of.dot(&df) / df.dot(&df))).norm();
         let ball_exact = exact_ray_ball(&SVector::zeros(), r, &of, &df).map(|(t, _)| t);
         let box_hit = |e: f64| exact_slabs(&h.add_scalar(e), &of, &df).map(|(lo, _)| lo);
-        let cases: [(&str, Option<f64>, bool, &dyn SupportMap<T, D>); 2] = [
+        let cases: [FarCase<'_, T, D>; 2] = [
             (
                 "ball",
                 ball_exact,

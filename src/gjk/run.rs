@@ -149,10 +149,7 @@ where
                 .all(|p| check_range(p, limit).is_ok())
                 .then(|| self.simplex.reseed(&pts[..n], johnson.as_deref_mut(), r))
                 .flatten();
-            if let Some(j) = johnson
-                .as_deref_mut()
-                .filter(|j| crate::real::is_fixed::<T>() && j.overflow)
-            {
+            if let Some(j) = johnson.filter(|j| crate::real::is_fixed::<T>() && j.overflow) {
                 // Johnson's own range test (fixed point): dropped too.
                 *j = Johnson::new();
             } else if let Some(c) = seeded {
