@@ -550,8 +550,7 @@ where
     assert!(hits >= 60 && misses >= 20, "hits {hits}, misses {misses}");
 }
 cases!(closed_forms_match_gjk, [2 => d2, 3 => d3]);
-// FixedI40F24 in 4D is left out: the GJK ray cast's Johnson tables overflow on some of
-// these rays (ray #84: `OutOfRange`), open.
+// 4D: the GJK ray cast only (no closed form in fixed point either way).
 mod closed_forms_match_gjk_4d {
     #[test]
     fn f32() {
@@ -561,7 +560,74 @@ mod closed_forms_match_gjk_4d {
     fn f64() {
         super::closed_forms_match_gjk::<f64, 4>();
     }
+    #[cfg(feature = "fixed")]
+    #[test]
+    fn fixed() {
+        super::closed_forms_match_gjk::<crate::common::Fx, 4>();
+    }
 }
+
+/// (name, exact toi, grazing, shape).
+type FarCase<'a, T, const D: usize> = (&'a str, Option<f64>, bool, &'a dyn SupportMap<T, D>);
+
+/// The GJK ray cast moves its simplex with the ray's point, so a unit shape 25–40 away
+/// puts every vertex beyond the 4D fixed-point vertex limit 17 (`closed_forms_match_gjk`'s
+/// ray #84 reached λ = 9.6, a vertex at 38): the cast returned `OutOfRange`, though
+/// Johnson's tables, relative to a base vertex, stay small. Rays hitting and missing unit
+/// balls and boxes from there, against the closed forms.
+fn rays_far_from_unit_shapes<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(17);
+    let acc = toi_acc::<T>();
+    let (mut hits, mut misses) = (0, 0);
+    let max_toi = 30.0;
+    for i in 0..60 {
+        let r = round::<T>(rng.uniform(0.3, 1.0));
+        let h: SVector<f64, D> = v::<T, D>(&rng.vector(0.2, 1.0)).map(f::<T>);
+        let o_w = rng.unit::<D>() * rng.uniform(25.0, 40.0);
+        let d_w = (rng.vector::<D>(-0.6, 0.6) - o_w) * rng.uniform(0.05, 0.1);
+        let (o, d) = (v::<T, D>(&o_w), v::<T, D>(&d_w));
+        let (of, df) = (back(&o), back(&d));
+        let ray = Ray::new(Point::from(o), d);
+        let perp = (of - df * (of.dot(&df) / df.dot(&df))).norm();
+        let ball_exact = exact_ray_ball(&SVector::zeros(), r, &of, &df).map(|(t, _)| t);
+        let box_hit = |e: f64| exact_slabs(&h.add_scalar(e), &of, &df).map(|(lo, _)| lo);
+        let cases: [FarCase<'_, T, D>; 2] = [
+            (
+                "ball",
+                ball_exact,
+                (perp - r).abs() < 1e-3,
+                &opaque(Ball::new(lit::<T>(r))),
+            ),
+            (
+                "box",
+                box_hit(0.0),
+                box_hit(1e-3).is_some() != box_hit(-1e-3).is_some(),
+                &opaque(Cuboid::new(v::<T, D>(&h))),
+            ),
+        ];
+        for (name, exact, grazes, shape) in cases {
+            if grazes {
+                continue;
+            }
+            let exact = exact.filter(|&t| (0.0..=max_toi).contains(&t));
+            let cast = query::cast_ray(&id(), shape, &ray, lit(max_toi), true, &tol())
+                .unwrap_or_else(|e| panic!("#{i} {name}: {e:?} {ray:?}"));
+            let ctx = format!("#{i} {name}: exact {exact:?} got {cast:?}");
+            assert_eq!(cast.hit.is_some(), exact.is_some(), "{ctx}");
+            if let (Some(t), Some(hit)) = (exact, cast.hit) {
+                assert!((f(hit.toi) - t).abs() <= acc * (1.0 + t), "toi: {ctx}");
+                hits += 1;
+            } else {
+                misses += 1;
+            }
+        }
+    }
+    assert!(hits >= 20 && misses >= 20, "hits {hits}, misses {misses}");
+}
+cases!(rays_far_from_unit_shapes, [4 => d4]);
 
 /// The capsule's closed form against the GJK ray cast and the brute-force oracle (the
 /// first time the ray comes within the radius of the core segment) on posed capsules: rays

@@ -122,6 +122,39 @@ where
 }
 cases!(box_box_axis_aligned, [2 => d2, 3 => d3, 4 => d4, 6 => d6]);
 
+/// Unit boxes 20–40 apart: every vertex of `A − B` lies beyond the fixed-point vertex
+/// limit (4D 17, 6D 6.7), once `OutOfRange`, though Johnson's tables (relative to a base
+/// vertex, each product tested before it is formed) hold them.
+fn far_small_boxes_johnson<T: Real, const D: usize>()
+where
+    Const<D>: Dim,
+{
+    let mut rng = Rng(31);
+    for i in 0..100 {
+        let ha = v::<T, D>(&rng.vector(0.2, 1.0));
+        let hb = v::<T, D>(&rng.vector(0.2, 1.0));
+        let c = rng.unit::<D>() * rng.uniform(20.0, 40.0);
+        let (pa, _) = translation::<T, D>(&SVector::zeros());
+        let (pb, fb) = translation::<T, D>(&c);
+        let c = fb.translation.vector;
+        let gap = SVector::<f64, D>::from_fn(|k, _| (c[k].abs() - f(ha[k]) - f(hb[k])).max(0.0));
+        let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+        let d = query::distance(&pa, &a, &pb, &b, &tol())
+            .unwrap_or_else(|e| panic!("#{i}: {e:?} at {c}"));
+        check_distance(
+            &format!("far boxes #{i}"),
+            &pa,
+            &a,
+            &pb,
+            &b,
+            &d,
+            gap.norm(),
+            accuracy::<T>(1.0) * 40.0,
+        );
+    }
+}
+cases!(far_small_boxes_johnson, [4 => d4, 6 => d6]);
+
 fn box_ball_rotated<T: Real, const D: usize>()
 where
     Const<D>: Dim,

@@ -15,7 +15,10 @@
 //! *relative to a base vertex* `p` (the first of the run): with `eᵢ = yᵢ − p`,
 //! `yᵢ·(y_k − yⱼ) = (p·e_k − p·eⱼ) + (eᵢ·e_k − eᵢ·eⱼ)`. The rounding error of a term is
 //! then `ε·‖p‖·‖e‖` instead of `ε·‖y‖²`, so shapes far apart compared with their size
-//! keep accurate barycentric coordinates.
+//! keep accurate barycentric coordinates. A cofactor is then a determinant of products
+//! `eᵢ·eⱼ` with one column of `yᵢ·eⱼ`: a small simplex far from the origin (a ray cast's,
+//! moved by the ray's point) has small tables. Fixed point tests each product before it
+//! is formed (it would wrap) and reports the overflow instead ([`Johnson::overflow`]).
 
 use super::simplex::SupportPoint;
 use crate::{Real, dim::Dim};
@@ -41,7 +44,8 @@ where
     /// `1 / |p|∞²` (floats; 1 for fixed-point): the cached products are stored divided by
     /// it, so determinants of degree `2D` stay in range (docs/gjk.md §2.3).
     inv_scale2: T,
-    /// A determinant overflowed (coordinates beyond the scalar's range).
+    /// A determinant overflowed (floats: ∞), or would have (fixed point: beyond
+    /// `max / (D + 1)`, tested before it wraps).
     pub(crate) overflow: bool,
 }
 
@@ -107,6 +111,17 @@ where
         let n = D + 1;
         let nb = 1u8 << new;
         self.det.as_mut()[nb as usize * n + new] = T::one();
+        // Fixed point wraps (debug: panics) where floats reach ∞: every cofactor is kept
+        // within `cap = max / (D + 1)`, so that a row's sum fits too.
+        let fixed = crate::real::is_fixed::<T>();
+        if fixed && self.overflow {
+            return;
+        }
+        let cap = if fixed {
+            T::max_value().map_or(T::zero(), |m| m / crate::real::lit::<T>((D + 1) as f64))
+        } else {
+            T::zero()
+        };
         let mut s: u8 = 0;
         loop {
             // Next non-empty submask of `bits`, in increasing order.
@@ -124,7 +139,15 @@ where
                 let mut sum = T::zero();
                 for i in 0..n {
                     if rest & (1 << i) != 0 {
-                        sum += self.det.as_ref()[rest as usize * n + i] * self.term(i, k, j);
+                        let (x, t) = (self.det.as_ref()[rest as usize * n + i], self.term(i, k, j));
+                        if !fixed {
+                            sum += x * t;
+                        } else if let Some(next) = add_product(sum, x, t, cap) {
+                            sum = next;
+                        } else {
+                            self.overflow = true;
+                            return;
+                        }
                     }
                 }
                 self.overflow |= !sum.is_finite();
@@ -153,5 +176,95 @@ where
         (0..n)
             .filter(|j| bits & !set & (1 << j) != 0)
             .all(|j| self.det.as_ref()[(set | (1 << j)) as usize * n + j] <= T::zero())
+    }
+}
+
+/// `s + a·b` when it and the product lie within `[−cap, cap]`, else `None`; `|s| ≤ cap ≤
+/// max / 2`, so nothing here wraps (fixed point: the product is tested by a quotient).
+#[inline]
+fn add_product<T: Real>(s: T, a: T, b: T, cap: T) -> Option<T> {
+    let (aa, bb) = (a.abs(), b.abs());
+    if aa > T::one() && bb > cap / aa {
+        return None;
+    }
+    let sum = s + a * b;
+    (sum.abs() <= cap).then_some(sum)
+}
+
+#[cfg(all(test, feature = "fixed"))]
+mod tests {
+    use super::*;
+    use nalgebra::Point;
+    use simba::scalar::FixedI40F24 as Fx;
+
+    fn f<T: Real>(x: T) -> f64 {
+        x.to_subset().unwrap()
+    }
+
+    fn tables<T: Real>(pts: &[[f64; 4]]) -> Johnson<T, 4> {
+        let sp: Vec<SupportPoint<T, 4>> = pts
+            .iter()
+            .map(|p| {
+                let w = SVector::<f64, 4>::from(*p).map(crate::real::lit::<T>);
+                SupportPoint::new(Point::from(w), Point::origin())
+            })
+            .collect();
+        let mut j = Johnson::new();
+        for slot in 0..sp.len() {
+            j.add(&sp, (1u8 << slot) - 1, slot);
+        }
+        j
+    }
+
+    fn coords<T: Real>(j: &Johnson<T, 4>) -> Vec<f64> {
+        let row = j.row(0b11111);
+        let sum = row.iter().fold(T::zero(), |s, &x| s + x);
+        row.iter().map(|&x| f(x / sum)).collect()
+    }
+
+    /// A ray cast's simplex: a unit-size simplex 40 from the origin, beyond the 4D vertex
+    /// limit 17 (the ray's point far from a unit shape). A cofactor is a determinant of
+    /// edge products `eᵢ·eⱼ` with one column of `yᵢ·eⱼ` (Cramer's rule), so it grows as
+    /// `|y|·|e|⁷`, not `|y|⁸`: in range, with f64's barycentric coordinates.
+    #[test]
+    fn far_small_simplex_tables_in_range_fixed_4d() {
+        let far = [
+            [40.0, 0.3, -0.2, 0.1],
+            [40.7, 0.5, -0.1, 0.2],
+            [40.1, 1.2, 0.1, -0.3],
+            [39.8, 0.4, 0.9, 0.0],
+            [40.2, 0.2, -0.1, 1.1],
+        ];
+        assert!(f(super::super::coordinate_limit::<Fx, 4>().unwrap()) < 40.0);
+        let (jx, jf) = (tables::<Fx>(&far), tables::<f64>(&far));
+        assert!(!jx.overflow && !jf.overflow);
+        for (x, y) in coords(&jx).iter().zip(coords(&jf)) {
+            assert!((x - y).abs() <= 1e-3 * (1.0 + y.abs()), "{x} vs {y}");
+        }
+    }
+
+    /// A simplex spanning the old per-vertex limit 17 (`|y|∞ ≤ L` alone) has cofactors near
+    /// `(2L)⁸`, beyond the type: it wrapped (a debug build panicked). Each product is now
+    /// tested before it is formed and the tables report the overflow.
+    #[test]
+    fn johnson_overflow_is_flagged_not_wrapped_fixed_4d() {
+        let l = 0.99 * f(super::super::coordinate_limit::<Fx, 4>().unwrap());
+        let spanning = [
+            [l, l, l, l],
+            [-l, l, l, l],
+            [l, -l, l, l],
+            [l, l, -l, l],
+            [l, l, l, -l],
+        ];
+        assert!(tables::<Fx>(&spanning).overflow);
+        // The same simplex at unit scale: in range.
+        let unit = spanning.map(|p| p.map(|x| x / l));
+        assert!(!tables::<Fx>(&unit).overflow);
+        for (x, y) in coords(&tables::<Fx>(&unit))
+            .iter()
+            .zip(coords(&tables::<f64>(&unit)))
+        {
+            assert!((x - y).abs() <= 1e-4, "{x} vs {y}");
+        }
     }
 }

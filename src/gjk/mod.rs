@@ -21,6 +21,7 @@ pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use run::{
     Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, uses_johnson,
+    vertex_limit,
 };
 
 /// Why an iterative algorithm stopped.

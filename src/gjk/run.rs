@@ -129,7 +129,7 @@ where
     fn start(
         &mut self,
         limit: Option<T>,
-        johnson: Option<&mut Johnson<T, D>>,
+        mut johnson: Option<&mut Johnson<T, D>>,
         r: &Rounding<T>,
     ) -> Result<Start<T, D>, QueryError> {
         let (ca, cb) = (self.a.center(), self.b.center());
@@ -144,9 +144,15 @@ where
                 n += 1;
             }
             // A warm start out of range (the pair moved far) is dropped, not an error.
-            if pts[..n].iter().all(|p| check_range(p, limit).is_ok())
-                && let Some(c) = self.simplex.reseed(&pts[..n], johnson, r)
-            {
+            let seeded = pts[..n]
+                .iter()
+                .all(|p| check_range(p, limit).is_ok())
+                .then(|| self.simplex.reseed(&pts[..n], johnson.as_deref_mut(), r))
+                .flatten();
+            if let Some(j) = johnson.filter(|j| crate::real::is_fixed::<T>() && j.overflow) {
+                // Johnson's own range test (fixed point): dropped too.
+                *j = Johnson::new();
+            } else if let Some(c) = seeded {
                 return Ok(Start {
                     point: SupportPoint {
                         w: c.v,
@@ -195,10 +201,16 @@ where
     /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
     ///    rounding: `Touching`; `‖v‖` not decreasing: `NoProgress` (keep the previous).
     pub(crate) fn closest_point(mut self) -> Result<Outcome<T, D>, QueryError> {
-        let limit = coordinate_limit::<T, D>();
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
+        // Johnson's tables test their own range (each product before it is formed): a
+        // small simplex may lie far from the origin.
+        let limit = if johnson.is_some() {
+            vertex_limit::<T>()
+        } else {
+            coordinate_limit::<T, D>()
+        };
         let start = self.start(limit, johnson.as_mut(), &r)?;
         let p = start.point;
         let mut from_simplex = start.from != StartFrom::Centres;
@@ -401,8 +413,8 @@ pub(crate) fn check_range<T: Real, const D: usize>(
     }
 }
 
-/// The largest coordinate of `A − B` for which Johnson's determinants (degree `2D`, sums
-/// of a few products) stay below the largest value of a fixed-point `T`:
+/// The largest coordinate of `A − B` where Johnson's tables are not used (signed volumes,
+/// `D ≤ 3`; EPA), sized after determinants of degree `2D` in a fixed-point `T`:
 /// `(max / DETERMINANT_SUMS)^(1/2D)` (`tolerance::range`). FixedI40F24: 2D 304, 3D 45, 4D 17, 6D 6.7. `None` for floating
 /// point, which scales its determinants and reports overflow as ∞ instead of wrapping.
 pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
@@ -414,6 +426,14 @@ pub(crate) fn coordinate_limit<T: Real, const D: usize>() -> Option<T> {
         .unwrap_or(f64::MAX);
     let headroom = crate::tolerance::range::DETERMINANT_SUMS;
     Some(T::from_subset(&(max / headroom).powf(1.0 / (2 * D) as f64)))
+}
+
+/// The largest coordinate of a vertex when Johnson's tables test their own range
+/// ([`Johnson::overflow`]): the shapes' own limit, `√max / PRODUCT_SUMS`
+/// (`input::fixed_extent_limit`, FixedI40F24 46341), which keeps the cached products of
+/// two coordinates in range. `None` for floating point.
+pub(crate) fn vertex_limit<T: Real>() -> Option<T> {
+    crate::real::is_fixed::<T>().then(|| T::from_subset(&crate::input::fixed_extent_limit::<T>()))
 }
 
 /// The witnesses of rounded shapes that touch or overlap, from their cores' points `a` and
