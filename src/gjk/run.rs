@@ -392,7 +392,7 @@ pub(crate) fn check_range<T: Real, const D: usize>(
 ) -> Result<(), QueryError> {
     // Floats: a NaN or ∞ in `a` or `b` reaches `w = a − b` (∞ − ∞ is NaN), and an
     // overflowing ‖w‖² is out of range too: one test on the common path.
-    if limit.is_none() && p.w.norm_squared().is_finite() {
+    if limit.is_none() && crate::real::finite(p.w.norm_squared()) {
         return Ok(());
     }
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
@@ -404,7 +404,7 @@ pub(crate) fn check_range<T: Real, const D: usize>(
     }
     let too_big = match limit {
         Some(l) => p.w.amax() > l,
-        None => !p.w.norm_squared().is_finite(),
+        None => !crate::real::finite(p.w.norm_squared()),
     };
     if too_big {
         Err(QueryError::OutOfRange)

@@ -147,7 +147,7 @@ fn radius<T: Real, const D: usize>(p: &Primitive<T, D>) -> T {
 /// non-negative (what its shape's `validate` checks; an invalid one takes the general
 /// path, which reports the error).
 fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
-    let ok = |x: T| x >= T::zero() && x.is_finite();
+    let ok = |x: T| x >= T::zero() && crate::real::finite(x);
     match p {
         Primitive::Ball { radius } => ok(*radius),
         Primitive::Cuboid { half_extents } => half_extents.iter().all(|h| ok(*h)),
@@ -207,7 +207,7 @@ where
     let ok = honours(tol)
         && valid(&pa)
         && valid(&pb)
-        && (radius(&pa) + radius(&pb)).is_finite()
+        && crate::real::finite(radius(&pa) + radius(&pb))
         && crate::pose::is_rigid(pose_a)
         && crate::pose::is_rigid(pose_b);
     ok.then_some((pa, pb))
