@@ -12,7 +12,12 @@
 //! decide, are left to the GJK ray cast (`None`).
 
 use super::{Cast, CastTermination, ShapeCast, ShapeHit};
-use crate::{Real, Tolerances, pair::cofactors, real::lit, tolerance::Rounding};
+use crate::{
+    Real, Tolerances,
+    pair::{cofactors, edge_cross},
+    real::lit,
+    tolerance::Rounding,
+};
 use nalgebra::{SMatrix, SVector, Unit};
 
 /// The cast of box `b` (placed by `rot`, `t` in A's frame, moving by `τ·u`) against box
@@ -62,24 +67,13 @@ pub(super) fn box_box<T: Real, const D: usize>(
         iv.axis(Kind::Second(j), c.dot(t), c.dot(u), h, c.norm_squared());
     }
     if D == 3 {
-        let eps2 = T::default_epsilon() * T::default_epsilon();
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
-                // e_i × R_j = (−R_{i2 j}, R_{i1 j}) at (i1, i2), exact; edges parallel to
-                // rounding are bounded by the faces' normals within ε·(Σa + Σb), inside
-                // the band (as `crate::pair`'s boxes).
-                let (l1, l2) = (-rot[(i2, j)], rot[(i1, j)]);
-                let ll = l1 * l1 + l2 * l2;
-                if !(ll > eps2) {
+                // As `crate::pair`'s boxes: edges parallel to rounding are skipped.
+                let Some((l1, l2, ll, h)) = edge_cross(rot, a, b, i, j) else {
                     continue;
-                }
-                let mut h = a[i1] * l1.abs() + a[i2] * l2.abs();
-                for k in 0..3 {
-                    if k != j {
-                        h += b[k] * (l1 * rot[(i1, k)] + l2 * rot[(i2, k)]).abs();
-                    }
-                }
+                };
                 let (c0, cu) = (l1 * t[i1] + l2 * t[i2], l1 * u[i1] + l2 * u[i2]);
                 iv.axis(Kind::Edge(i, j), c0, cu, h, ll);
             }

@@ -84,6 +84,37 @@ pub(crate) fn cofactors<T: Real, const D: usize>(rot: &SMatrix<T, D, D>) -> SMat
     cof
 }
 
+/// The edge cross `e_i × R_j` of two boxes (3D; `R`'s columns `R_j`, half-extents `a`
+/// and `b`): its two non-zero components `(l₁, l₂)` at `(i+1, i+2)` (exact: `(−R_{i+2 j},
+/// R_{i+1 j})`, 0 at `i`), its squared length, and both boxes' reach along it (unscaled);
+/// `None` for edges parallel to rounding (`|e_i × R_j|` within
+/// [`allowance::PARALLEL_EDGES_PAIR`] ulps): the faces' normals then bound the skipped
+/// axis' separation within `ε·(Σa + Σb)`, inside the band.
+#[inline]
+pub(crate) fn edge_cross<T: Real, const D: usize>(
+    rot: &SMatrix<T, D, D>,
+    a: &SVector<T, D>,
+    b: &SVector<T, D>,
+    i: usize,
+    j: usize,
+) -> Option<(T, T, T, T)> {
+    let parallel = ulps::<T>(allowance::PARALLEL_EDGES_PAIR);
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (l1, l2) = (-rot[(i2, j)], rot[(i1, j)]);
+    let ll = l1 * l1 + l2 * l2;
+    if !(ll > parallel * parallel) {
+        return None;
+    }
+    let mut reach = a[i1] * l1.abs() + a[i2] * l2.abs();
+    for k in 0..3 {
+        // (e_i × R_j)·R_j = 0 exactly (the same two products cancel).
+        if k != j {
+            reach += b[k] * (l1 * rot[(i1, k)] + l2 * rot[(i2, k)]).abs();
+        }
+    }
+    Some((l1, l2, ll, reach))
+}
+
 impl<T: Real, const D: usize> Boxes<T, D> {
     pub(crate) fn new(
         a: SVector<T, D>,
@@ -157,26 +188,13 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         if D != 3 {
             return self.axis(kind, best);
         }
-        let parallel = ulps::<T>(allowance::PARALLEL_EDGES_PAIR);
-        let eps2 = parallel * parallel;
         let faces = best;
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
-                // e_i × R_j = (…, −R_{i2 j}, R_{i1 j}) at (i1, i2), 0 at i: exact.
-                let (l1, l2) = (-self.rot[(i2, j)], self.rot[(i1, j)]);
-                let ll = l1 * l1 + l2 * l2;
-                if !(ll > eps2) {
+                let Some((l1, l2, ll, reach)) = edge_cross(&self.rot, a, b, i, j) else {
                     continue;
-                }
-                let mut reach = a[i1] * l1.abs() + a[i2] * l2.abs();
-                for k in 0..3 {
-                    // (e_i × R_j)·R_j = 0 exactly (the same two products cancel).
-                    if k != j {
-                        let lr = l1 * self.rot[(i1, k)] + l2 * self.rot[(i2, k)];
-                        reach += b[k] * lr.abs();
-                    }
-                }
+                };
                 let s = ((l1 * t[i1] + l2 * t[i2]).abs() - reach) / ll.sqrt();
                 // Edges beat faces by more than the band only (faces give whole faces).
                 if s > best && s > faces + self.band {

@@ -21,7 +21,7 @@
 //! [`Termination::Converged`].
 
 mod boxes;
-pub(crate) use boxes::cofactors;
+pub(crate) use boxes::{cofactors, edge_cross};
 mod round;
 
 use crate::{
