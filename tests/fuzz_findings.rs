@@ -993,7 +993,7 @@ fn affine_rounded_polygon_manifold_points_stay_on_the_surface_all() {
 /// At GJK's or EPA's cap a contact's witnesses mix support points taken along earlier
 /// directions, pushed out by the radii along the final normal: points inside the shapes
 /// (fuzz sweep, 2D f64, GJK capped at one iteration: 0.032 inside a disc with bounds 0.011
-/// wide; seeds 700000–899999: 0.39 and 0.56 inside with EPA capped at one iteration). A
+/// wide; seeds 700000–899999: 0.39 and 0.56 inside with GJK capped at one iteration). A
 /// capped contact's lower bound is now at most the gap between the supporting planes
 /// normal to its normal, which is the separation minus both witnesses' depths: the bounds
 /// stay proven and their width covers the witnesses. A rounded box against a capsule and
