@@ -567,24 +567,34 @@ fn main() {
     scene_3d::<f64>();
     header("3D, f32");
     scene_3d::<f32>();
-    header("3D, fixed-point I40F24");
-    scene_3d::<simba::scalar::FixedI40F24>();
+    #[cfg(feature = "fixed")]
+    {
+        header("3D, fixed-point I40F24");
+        scene_3d::<simba::scalar::FixedI40F24>();
+    }
     header("2D, f64");
     scene_2d::<f64>();
     header("2D, f32");
     scene_2d::<f32>();
-    header("2D, fixed-point I40F24");
-    scene_2d::<simba::scalar::FixedI40F24>();
+    #[cfg(feature = "fixed")]
+    {
+        header("2D, fixed-point I40F24");
+        scene_2d::<simba::scalar::FixedI40F24>();
+    }
     header("6D, f64");
     scene_6d();
     contact_header("contacts, f64");
     contacts::<f64>();
     contact_header("contacts, f32");
     contacts::<f32>();
-    contact_header("contacts, fixed-point I40F24");
-    contacts::<simba::scalar::FixedI40F24>();
+    #[cfg(feature = "fixed")]
+    {
+        contact_header("contacts, fixed-point I40F24");
+        contacts::<simba::scalar::FixedI40F24>();
+    }
     manifolds::<f64>("f64");
     manifolds::<f32>("f32");
+    #[cfg(feature = "fixed")]
     manifolds::<simba::scalar::FixedI40F24>("fixed-point I40F24");
     let dir = std::env::args().nth(1).map_or_else(
         || std::path::PathBuf::from("target/tour"),
@@ -596,6 +606,7 @@ fn main() {
     warm_start();
     casts::<f64>("f64");
     casts::<f32>("f32");
+    #[cfg(feature = "fixed")]
     casts::<simba::scalar::FixedI40F24>("fixed-point I40F24");
     if let Err(e) = cast_svg(&dir) {
         println!("\n(could not write {}/cast.svg: {e})", dir.display());

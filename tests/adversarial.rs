@@ -6,14 +6,16 @@
 
 mod common;
 use common::*;
+#[cfg(feature = "fixed")]
+use convex_proximity::shape::MinkowskiSum;
 use convex_proximity::{
     QueryError, Real, ShapeError, Tolerances,
     clip::FeatureMap,
     gjk::Cache,
     lit, query,
     shape::{
-        Ball, Capsule, Cuboid, Cylinder, Hull, MinkowskiSum, PointShape, Polytope, Rounded,
-        Segment, SupportMap, Transformed,
+        Ball, Capsule, Cuboid, Cylinder, Hull, PointShape, Polytope, Rounded, Segment, SupportMap,
+        Transformed,
     },
 };
 use nalgebra::{

@@ -1481,6 +1481,7 @@ fn touching_witnesses_coincide() {
     go::<f32, 3>();
 }
 
+#[cfg(feature = "fixed")]
 /// Rebuilds the inputs of `identical_shapes_same_pose` #`i` (seed 310): the pose, then a
 /// box, a polytope, a radius and a capsule, in that order.
 fn same_pose_inputs<T: Real, const D: usize>(

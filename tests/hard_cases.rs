@@ -52,6 +52,7 @@ where
     );
 }
 
+#[cfg(feature = "fixed")]
 type Fx = simba::scalar::FixedI40F24;
 
 #[test]
@@ -62,6 +63,7 @@ fn hard_cases_3d_f64() {
 fn hard_cases_3d_f32() {
     score::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
 }
+#[cfg(feature = "fixed")]
 #[test]
 fn hard_cases_3d_fixed() {
     score::<Fx, UnitQuaternion<Fx>, 3>(Scalar::Fixed);
@@ -74,6 +76,7 @@ fn hard_cases_2d_f64() {
 fn hard_cases_2d_f32() {
     score::<f32, UnitComplex<f32>, 2>(Scalar::F32);
 }
+#[cfg(feature = "fixed")]
 #[test]
 fn hard_cases_2d_fixed() {
     score::<Fx, UnitComplex<Fx>, 2>(Scalar::Fixed);

@@ -9,7 +9,9 @@ mod common;
 #[path = "common/corpus.rs"]
 mod corpus;
 
-use common::{Rng, f, p, random_pose};
+#[cfg(feature = "fixed")]
+use common::f;
+use common::{Rng, p, random_pose};
 use convex_proximity::{
     Dim, Distance, QueryError, Real, Tolerances,
     gjk::Cache,
