@@ -10,7 +10,7 @@
 //! 5. Motion checks between consecutive configurations (`query::motion_is_free` on each
 //!    link's straight segment in pose space), pairs chosen by swept boxes (`Aabb::swept`).
 //! 6. With `--features rayon`: the same signed distances for all configurations at once on
-//!    all cores (`batch::contacts`), against the sequential loop.
+//!    all cores (`batch::Scene::contacts`), against the sequential loop.
 //!
 //! Run: `cargo run --release --example planner [configurations]` (default 2000), with
 //! `--features rayon` for step 6. Prints the time per query of each step.
@@ -268,7 +268,7 @@ fn main() {
 }
 
 /// Step 6: all configurations' (link, obstacle) pairs in one scene, the links once per
-/// configuration and the obstacles once; the sequential loop, then `batch::contacts` on 1
+/// configuration and the obstacles once; the sequential loop, then `batch::Scene::contacts` on 1
 /// thread and on all of rayon's.
 #[cfg(feature = "rayon")]
 fn batch(
@@ -316,7 +316,8 @@ fn batch(
                 }
             }
             Some(pool) => {
-                pool.install(|| batch::contacts(&scene_poses, &shapes, &pairs, tol, caches, out))
+                let scene = batch::Scene::new(&scene_poses, &shapes);
+                pool.install(|| scene.contacts(&pairs, tol, caches, out))
             }
         };
         run(&mut caches, out); // warm-up: caches filled, the workers' pools grown

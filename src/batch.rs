@@ -2,8 +2,8 @@
 //! with its own warm-start [`Cache`] that the caller keeps between batches, the pairs split
 //! over rayon's worker threads.
 //!
-//! A scene is a slice of shapes and a slice of their poses (one per shape, same index); a
-//! pair is two indices into it. Each query is exactly the sequential one
+//! A [`Scene`] is a slice of shapes and a slice of their poses (one per shape, same index);
+//! a pair is two indices into it. Each query is exactly the sequential one
 //! ([`query::distance_with_cache`], [`query::contact_with_cache`],
 //! [`query::distance_within_with_cache`]) on the pair's own cache, so a batch answers bit
 //! for bit what a loop over the pairs answers, in any thread count. Memory: the caches
@@ -21,7 +21,8 @@
 //! let pairs = [(0, 1), (0, 2), (1, 2)];
 //! let mut caches = vec![Cache::new(); pairs.len()];
 //! let mut out = vec![None; pairs.len()];
-//! batch::contacts(&poses, &shapes, &pairs, &Tolerances::default(), &mut caches, &mut out);
+//! let scene = batch::Scene::new(&poses, &shapes);
+//! scene.contacts(&pairs, &Tolerances::default(), &mut caches, &mut out);
 //! let c = out[0].unwrap().unwrap();
 //! assert!((c.separation - 1.5).abs() < 1e-12);
 //! assert!(out[1].unwrap().unwrap().separation < 0.0); // the small ball dips into the box
@@ -46,108 +47,117 @@ const MIN_PAIRS_PER_TASK: usize = 32;
 /// The answer slot of one pair: `None` until the batch fills it.
 pub type Slot<X> = Option<Result<X, QueryError>>;
 
-/// Runs `query(pose_a, a, pose_b, b, cache)` for every pair in parallel, into `out`.
-fn run<T, R, S, X, const D: usize>(
-    poses: &[Isometry<T, R, D>],
-    shapes: &[S],
-    pairs: &[(usize, usize)],
-    caches: &mut [Cache<T, D>],
-    out: &mut [Slot<X>],
-    query: impl Fn(
-        &Isometry<T, R, D>,
-        &S,
-        &Isometry<T, R, D>,
-        &S,
-        &mut Cache<T, D>,
-    ) -> Result<X, QueryError>
-    + Sync,
-) where
+/// Shapes and their poses, one pose per shape (same index): what a batch's pairs index.
+#[derive(Debug)]
+pub struct Scene<'s, T: Real, R, S, const D: usize> {
+    poses: &'s [Isometry<T, R, D>],
+    shapes: &'s [S],
+}
+
+impl<T: Real, R, S, const D: usize> Clone for Scene<'_, T, R, S, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Real, R, S, const D: usize> Copy for Scene<'_, T, R, S, D> {}
+
+impl<'s, T, R, S, const D: usize> Scene<'s, T, R, S, D>
+where
     T: Real,
-    R: Sync,
-    S: Sync,
-    X: Send,
+    R: PoseRotation<T, D> + Sync,
+    S: SupportMap<T, D> + Sync,
     Const<D>: Dim,
 {
-    assert_eq!(poses.len(), shapes.len(), "one pose per shape");
-    assert_eq!(caches.len(), pairs.len(), "one cache per pair");
-    assert_eq!(out.len(), pairs.len(), "one output slot per pair");
-    pairs
-        .par_iter()
-        .zip(caches.par_iter_mut())
-        .zip(out.par_iter_mut())
-        .with_min_len(MIN_PAIRS_PER_TASK)
-        .for_each(|((&(i, j), cache), slot)| {
-            *slot = Some(query(&poses[i], &shapes[i], &poses[j], &shapes[j], cache));
+    /// The scene of `shapes[i]` at `poses[i]`.
+    ///
+    /// # Panics
+    /// If `poses` and `shapes` differ in length.
+    pub fn new(poses: &'s [Isometry<T, R, D>], shapes: &'s [S]) -> Self {
+        assert_eq!(poses.len(), shapes.len(), "one pose per shape");
+        Self { poses, shapes }
+    }
+
+    /// Runs `query(pose_a, a, pose_b, b, cache)` for every pair in parallel, into `out`.
+    fn run<X: Send>(
+        &self,
+        pairs: &[(usize, usize)],
+        caches: &mut [Cache<T, D>],
+        out: &mut [Slot<X>],
+        query: impl Fn(
+            &Isometry<T, R, D>,
+            &S,
+            &Isometry<T, R, D>,
+            &S,
+            &mut Cache<T, D>,
+        ) -> Result<X, QueryError>
+        + Sync,
+    ) {
+        assert_eq!(caches.len(), pairs.len(), "one cache per pair");
+        assert_eq!(out.len(), pairs.len(), "one output slot per pair");
+        let (poses, shapes) = (self.poses, self.shapes);
+        pairs
+            .par_iter()
+            .zip(caches.par_iter_mut())
+            .zip(out.par_iter_mut())
+            .with_min_len(MIN_PAIRS_PER_TASK)
+            .for_each(|((&(i, j), cache), slot)| {
+                *slot = Some(query(&poses[i], &shapes[i], &poses[j], &shapes[j], cache));
+            });
+    }
+
+    /// The distance of every pair (as [`query::distance_with_cache`] on `caches[k]`), on
+    /// all cores, into `out[k]`.
+    ///
+    /// # Panics
+    /// If `pairs`, `caches` and `out` differ in length, or a pair indexes past the shapes.
+    pub fn distances(
+        &self,
+        pairs: &[(usize, usize)],
+        tol: &Tolerances<T>,
+        caches: &mut [Cache<T, D>],
+        out: &mut [Slot<Distance<T, D>>],
+    ) {
+        self.run(pairs, caches, out, |pa, a, pb, b, c| {
+            query::distance_with_cache(pa, a, pb, b, tol, c)
         });
-}
+    }
 
-/// The distance of every pair (as [`query::distance_with_cache`] on `caches[k]`), on all
-/// cores, into `out[k]`.
-///
-/// # Panics
-/// If `poses` and `shapes`, or `pairs`, `caches` and `out`, differ in length, or a pair
-/// indexes past the shapes.
-pub fn distances<T, R, S, const D: usize>(
-    poses: &[Isometry<T, R, D>],
-    shapes: &[S],
-    pairs: &[(usize, usize)],
-    tol: &Tolerances<T>,
-    caches: &mut [Cache<T, D>],
-    out: &mut [Slot<Distance<T, D>>],
-) where
-    T: Real,
-    R: PoseRotation<T, D> + Sync,
-    S: SupportMap<T, D> + Sync,
-    Const<D>: Dim,
-{
-    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
-        query::distance_with_cache(pa, a, pb, b, tol, c)
-    });
-}
+    /// The signed distance of every pair (as [`query::contact_with_cache`] on `caches[k]`:
+    /// warm GJK, then EPA on overlapping cores), on all cores, into `out[k]`. 2D and 3D.
+    ///
+    /// # Panics
+    /// As [`Scene::distances`].
+    pub fn contacts(
+        &self,
+        pairs: &[(usize, usize)],
+        tol: &Tolerances<T>,
+        caches: &mut [Cache<T, D>],
+        out: &mut [Slot<Contact<T, D>>],
+    ) where
+        Const<D>: ContactDim<T, D>,
+    {
+        self.run(pairs, caches, out, |pa, a, pb, b, c| {
+            query::contact_with_cache(pa, a, pb, b, tol, c)
+        });
+    }
 
-/// The signed distance of every pair (as [`query::contact_with_cache`] on `caches[k]`:
-/// warm GJK, then EPA on overlapping cores), on all cores, into `out[k]`. 2D and 3D.
-///
-/// # Panics
-/// As [`distances`].
-pub fn contacts<T, R, S, const D: usize>(
-    poses: &[Isometry<T, R, D>],
-    shapes: &[S],
-    pairs: &[(usize, usize)],
-    tol: &Tolerances<T>,
-    caches: &mut [Cache<T, D>],
-    out: &mut [Slot<Contact<T, D>>],
-) where
-    T: Real,
-    R: PoseRotation<T, D> + Sync,
-    S: SupportMap<T, D> + Sync,
-    Const<D>: ContactDim<T, D>,
-{
-    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
-        query::contact_with_cache(pa, a, pb, b, tol, c)
-    });
-}
-
-/// Every pair against a margin (as [`query::distance_within_with_cache`] on `caches[k]`:
-/// the early exit at a separating plane beyond `margin`), on all cores, into `out[k]`.
-///
-/// # Panics
-/// As [`distances`].
-pub fn distances_within<T, R, S, const D: usize>(
-    poses: &[Isometry<T, R, D>],
-    shapes: &[S],
-    pairs: &[(usize, usize)],
-    margin: T,
-    tol: &Tolerances<T>,
-    caches: &mut [Cache<T, D>],
-    out: &mut [Slot<Proximity<T, D>>],
-) where
-    T: Real,
-    R: PoseRotation<T, D> + Sync,
-    S: SupportMap<T, D> + Sync,
-    Const<D>: Dim,
-{
-    run(poses, shapes, pairs, caches, out, |pa, a, pb, b, c| {
-        query::distance_within_with_cache(pa, a, pb, b, margin, tol, c)
-    });
+    /// Every pair against a margin (as [`query::distance_within_with_cache`] on
+    /// `caches[k]`: the early exit at a separating plane beyond `margin`), on all cores,
+    /// into `out[k]`.
+    ///
+    /// # Panics
+    /// As [`Scene::distances`].
+    pub fn distances_within(
+        &self,
+        pairs: &[(usize, usize)],
+        margin: T,
+        tol: &Tolerances<T>,
+        caches: &mut [Cache<T, D>],
+        out: &mut [Slot<Proximity<T, D>>],
+    ) {
+        self.run(pairs, caches, out, |pa, a, pb, b, c| {
+            query::distance_within_with_cache(pa, a, pb, b, margin, tol, c)
+        });
+    }
 }

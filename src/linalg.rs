@@ -3,7 +3,15 @@
 //! fallback direction.
 
 use crate::Real;
-use nalgebra::{SMatrix, SVector, Unit};
+use nalgebra::{Point, SMatrix, SVector, Unit};
+
+/// A pair of points, one of shape A and one of shape B (the witnesses of a distance or a
+/// contact, in one frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Witnesses<T: Real, const D: usize> {
+    pub a: Point<T, D>,
+    pub b: Point<T, D>,
+}
 
 /// A unit direction to fall back on when the geometry gives none: the first axis.
 pub(crate) fn any_axis<T: Real, const D: usize>() -> Unit<SVector<T, D>> {

@@ -8,7 +8,8 @@ use crate::{
     clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     dim::Dim,
     epa::{self, ContactDim, Workspace},
-    gjk::{self, Cache, Distance, Intersection, Mode, Run, Simplex, SupportPoint},
+    gjk::{self, Cache, Distance, Intersection, Mode, Run, Simplex},
+    linalg::Witnesses,
     pose::{Frame, PoseRotation, relative},
     real::normalize,
     shape::SupportMap,
@@ -461,7 +462,10 @@ where
             let local = LocalContact {
                 separation: c.separation,
                 normal: c.normal,
-                witness: Some((c.point_a, c.point_b)),
+                witness: Some(Witnesses {
+                    a: c.point_a,
+                    b: c.point_b,
+                }),
                 slack: slack(c.upper_bound - c.lower_bound)(extent),
                 rounding: slack(T::zero())(extent),
                 reference_bias: tol.manifold_reference_bias,
@@ -862,14 +866,7 @@ where
     // point `v`. A depth of 0 with a pair `‖a − b‖` apart broke `b − a = separation · n`
     // (docs/epa.md §4): the pair nearer the origin is the answer, apart by its length.
     if p.termination == Termination::Touching {
-        let pair = SupportPoint {
-            w: core.v,
-            a: core.a,
-            b: core.b,
-        };
-        let bounds = (core.lower.min(core.upper), core.upper, core.band);
-        let (it, term) = (core.iterations, core.termination);
-        return Ok(touching_cores(&pair, bounds, term, it, &p, ra, rb));
+        return Ok(touching_cores(&core, &p, ra, rb));
     }
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);

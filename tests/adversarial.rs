@@ -842,12 +842,6 @@ fn check_witnesses<T: Real, A, B, A64, B64>(
             "truth {t} outside the bounds: {ctx}"
         );
     }
-    // FixedI40F24 (docs/testing.md, finding F1): the barycentric weights of a sliver face
-    // come from products rounded to an absolute ulp, 1e-2 off on a face reaching the far
-    // ball; only the bounds are checked.
-    if is_fixed::<T>() {
-        return;
-    }
     assert!(
         da.abs() <= slack + width && db.abs() <= slack + width,
         "witness off the surfaces: {ctx}"

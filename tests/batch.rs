@@ -1,4 +1,4 @@
-//! The `rayon` batches (`batch::distances`, `batch::contacts`, `batch::distances_within`)
+//! The `rayon` batches (`batch::Scene::{distances, contacts, distances_within}`)
 //! answer exactly what a sequential loop over the pairs answers (compared by `Debug` text,
 //! which tells `-0` from `0`), cold and warm (the caches after the first batch equal the
 //! loop's), in 1, 2 and 4 threads. A scene of mixed shapes at random poses, overlapping
@@ -85,9 +85,10 @@ where
             }
             let (mut od, mut oc, mut ow) = (vec![None; n], vec![None; n], vec![None; n]);
             pool.install(|| {
-                batch::distances(&poses, &shapes, &pairs, &tol, &mut cd, &mut od);
-                batch::contacts(&poses, &shapes, &pairs, &tol, &mut cc, &mut oc);
-                batch::distances_within(&poses, &shapes, &pairs, margin, &tol, &mut cw, &mut ow);
+                let scene = batch::Scene::new(&poses, &shapes);
+                scene.distances(&pairs, &tol, &mut cd, &mut od);
+                scene.contacts(&pairs, &tol, &mut cc, &mut oc);
+                scene.distances_within(&pairs, margin, &tol, &mut cw, &mut ow);
             });
             let mut sd = Vec::new();
             let mut sc = Vec::new();
@@ -131,12 +132,19 @@ fn mismatched_caches_panic() {
     let shapes = [Ball::new(1.0f64), Ball::new(1.0)];
     let poses = [nalgebra::Isometry2::identity(); 2];
     let mut out = vec![None; 1];
-    batch::distances(
-        &poses,
-        &shapes,
+    batch::Scene::new(&poses, &shapes).distances(
         &[(0, 1)],
         &Tolerances::default(),
         &mut [],
         &mut out,
     );
+}
+
+/// A pose missing for a shape is a documented panic at the scene, before any pair runs.
+#[test]
+#[should_panic(expected = "one pose per shape")]
+fn mismatched_poses_panic() {
+    let shapes = [Ball::new(1.0f64), Ball::new(1.0)];
+    let poses = [nalgebra::Isometry2::identity(); 1];
+    let _ = batch::Scene::new(&poses, &shapes);
 }

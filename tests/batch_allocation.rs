@@ -1,5 +1,5 @@
 //! A warm batch allocates nothing: a counting global allocator (all threads: the queries
-//! run on rayon's workers) around a second `batch::contacts` and `batch::distances` on the
+//! run on rayon's workers) around a second `Scene::contacts` and `Scene::distances` on the
 //! same scene. The first batches may allocate (each worker's EPA pool, rayon's own set-up).
 //! Its own test binary with a single test, so no other test allocates during the count.
 //! Run with `cargo test --features rayon --test batch_allocation`.
@@ -78,8 +78,9 @@ fn warm_batches_do_not_allocate() {
         .unwrap();
     let run = |caches: &mut [Cache<f64, 3>], contacts: &mut [_], distances: &mut [_]| {
         pool.install(|| {
-            batch::contacts(&poses, &shapes, &pairs, &tol, caches, contacts);
-            batch::distances(&poses, &shapes, &pairs, &tol, caches, distances);
+            let scene = batch::Scene::new(&poses, &shapes);
+            scene.contacts(&pairs, &tol, caches, contacts);
+            scene.distances(&pairs, &tol, caches, distances);
         })
     };
     // Warm-up: a few batches, so the caches settle; then every worker runs every pair's

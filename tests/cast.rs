@@ -1574,6 +1574,43 @@ where
 }
 cases!(touching_starts_4d, [4 => d4]);
 
+/// `negative_toi` for a long box overlapping a small one (4D): the backwards sweep starts
+/// 40 units back along the motion, beyond the signed-volumes coordinate limit of
+/// fixed-point 4D (17) but inside Johnson's vertex limit, which the sweep uses there. It
+/// was held to the former and gave no time at all. The pair would have touched 1.5 before.
+fn backwards_sweep_uses_the_sweeps_own_limit<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut h = SVector::<f64, D>::repeat(1.0);
+    h[0] = 20.0;
+    let long = Cuboid::new(v::<T, D>(&h));
+    let small = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let mut off = SVector::<f64, D>::zeros();
+    off[0] = 19.5;
+    let mut vel = SVector::<f64, D>::zeros();
+    vel[0] = -1.0;
+    let o = CastOptions {
+        negative_toi: true,
+        ..opts::<T>(5.0, 0.0)
+    };
+    let c = query::cast_shapes(
+        &lin(id(), &SVector::zeros()),
+        &long,
+        &lin(translation::<T, D>(&off).0, &vel),
+        &small,
+        &o,
+        &tol(),
+    )
+    .unwrap();
+    let h = c.hit.expect("overlapping: a hit");
+    assert!(
+        (f(h.toi) + 1.5).abs() < 10.0 * toi_acc::<T>() * 20.0,
+        "negative toi: {h:?}"
+    );
+}
+cases!(backwards_sweep_uses_the_sweeps_own_limit, [3 => d3, 4 => d4]);
+
 /// A thin plate at high speed against a ball: the exact time, no tunnelling.
 fn thin_fast<T: Real, const D: usize>()
 where

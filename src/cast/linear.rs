@@ -379,8 +379,8 @@ where
     }
     let h = (-u).dot(&a.core_support(&-u).coords) - (-u).dot(&b.core_support(u).coords);
     let reach = (h.max(T::zero()) + margin * nu) / nu;
-    // Fixed-point: the start must stay within the coordinate range (the sweep checks it).
-    if let Some(limit) = gjk::coordinate_limit::<T, D>()
+    // Fixed-point: the start must stay within the sweep's range (it checks each vertex).
+    if let Some(limit) = gjk::support_limit::<T, D>(tol)
         && reach > limit
     {
         return Ok(None);

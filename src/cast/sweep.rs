@@ -20,9 +20,7 @@ use super::CastTermination;
 use crate::{
     QueryError, Real, Tolerances,
     dim::Dim,
-    gjk::{
-        Johnson, Simplex, SupportPoint, check_range, coordinate_limit, uses_johnson, vertex_limit,
-    },
+    gjk::{Johnson, Simplex, SupportPoint, check_range, support_limit, uses_johnson},
     real::{norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
@@ -141,13 +139,8 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    // Johnson's tables test their own range (the ray's point moves the simplex far
-    // from the origin, keeping it small): each vertex only within the shapes' range.
-    let limit = if uses_johnson::<T, D>(tol) {
-        vertex_limit::<T>()
-    } else {
-        coordinate_limit::<T, D>()
-    };
+    // The ray's point moves the simplex far from the origin, keeping it small.
+    let limit = support_limit::<T, D>(tol);
     let (mut lambda, mut shift) = (s.start, s.u * s.start);
     let (ca, cb) = (a.center(), b.center());
     let first = SupportPoint::new(ca, cb + shift);

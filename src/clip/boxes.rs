@@ -9,7 +9,7 @@
 //! contact normal. For separated boxes it is only a lower bound: the clipping then has to
 //! find a pair at that separation, or the general path decides.
 
-use crate::Real;
+use crate::{Real, linalg::Witnesses};
 use nalgebra::{Point, SMatrix, SVector, Unit};
 
 /// The largest-separation axis of two boxes, oriented from A towards B.
@@ -19,7 +19,7 @@ pub(crate) struct BoxAxis<T: Real, const D: usize> {
     pub normal: Unit<SVector<T, D>>,
     /// For an edge–edge axis, the closest points of the two edges (on A, on B) when both
     /// lie inside their edges: a pair on the two surfaces at `separation`.
-    pub witness: Option<(Point<T, D>, Point<T, D>)>,
+    pub witness: Option<Witnesses<T, D>>,
     /// Whether the axis is an edge cross (else a face normal).
     pub edge: bool,
 }
@@ -113,7 +113,7 @@ fn edge_witness<T: Real, const D: usize>(
     rot: &SMatrix<T, D, D>,
     t: &SVector<T, D>,
     n: &SVector<T, D>,
-) -> Option<(Point<T, D>, Point<T, D>)> {
+) -> Option<Witnesses<T, D>> {
     let sign = |x: T| if x >= T::zero() { T::one() } else { -T::one() };
     // The free axis of each edge: the one its direction runs along (|n·axis| smallest).
     let i = n.iamin();
@@ -142,5 +142,8 @@ fn edge_witness<T: Real, const D: usize>(
     if s.abs() > a[i] || u.abs() > b[j] {
         return None;
     }
-    Some((Point::from(pa + ea * s), Point::from(qb + eb * u)))
+    Some(Witnesses {
+        a: Point::from(pa + ea * s),
+        b: Point::from(qb + eb * u),
+    })
 }

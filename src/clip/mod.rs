@@ -25,7 +25,7 @@ use alloc::vec::Vec;
 pub use feature::{CAP_POINTS, Feature, FeatureMap, Vertex};
 pub use id::{FeatureId, PackedFeatureId};
 
-use crate::{Real, epa::ContactDim, real::normalize};
+use crate::{Real, epa::ContactDim, linalg::Witnesses, real::normalize};
 use dim::ClipDim;
 use nalgebra::{Const, Point, SVector, Unit};
 use planes::{Incident, Plane, clip, inside};
@@ -159,7 +159,7 @@ pub(crate) struct LocalContact<T: Real, const D: usize> {
     /// The witnesses on A and on B, a pair at `separation` along the normal; `None` when
     /// not known (the box–box test of a face axis): a manifold that would need them is not
     /// made.
-    pub witness: Option<(Point<T, D>, Point<T, D>)>,
+    pub witness: Option<Witnesses<T, D>>,
     /// How far the true separation may lie from `separation` (its bounds' width plus the
     /// rounding of the pair's coordinates).
     pub slack: T,
@@ -499,14 +499,10 @@ where
         if kept.len() >= if D == 2 { 2 } else { 4 } {
             drop_shallowest(kept);
         }
-        let Some((point_a, point_b)) = c.witness else {
+        let Some(w) = c.witness else {
             return Built::FallBack;
         };
-        let (on_ref, on_inc) = if a_ref {
-            (point_a, point_b)
-        } else {
-            (point_b, point_a)
-        };
+        let (on_ref, on_inc) = if a_ref { (w.a, w.b) } else { (w.b, w.a) };
         let p = Pair {
             separation: c.separation,
             on_ref,
@@ -561,7 +557,11 @@ fn single<T: Real, const D: usize>(
     b: u32,
     m: &mut Manifold<T, D>,
 ) -> Built {
-    let Some((point_a, point_b)) = c.witness else {
+    let Some(Witnesses {
+        a: point_a,
+        b: point_b,
+    }) = c.witness
+    else {
         return Built::FallBack;
     };
     m.reset(c.normal);

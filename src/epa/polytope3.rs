@@ -5,7 +5,7 @@
 use super::{Penetration, Seed, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
-    gjk::{Simplex, SupportPoint, coordinate_limit},
+    gjk::{self, Simplex, SupportPoint, coordinate_limit},
     linalg::any_axis,
     real::normalize,
     shape::SupportMap,
@@ -16,12 +16,39 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 use nalgebra::{Point3, Unit, Vector3};
 
-/// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the face
-/// across edge `v[k] → v[k+1]` and that face's index of the same edge.
+/// An edge of a face: edge `edge` of face `face` runs `v[edge] → v[edge + 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct EdgeRef {
+    face: u32,
+    edge: u8,
+}
+
+impl EdgeRef {
+    /// No face across: a hole in the adjacency.
+    const NONE: Self = Self {
+        face: u32::MAX,
+        edge: 0,
+    };
+
+    fn new(face: u32, edge: usize) -> Self {
+        Self {
+            face,
+            edge: edge as u8,
+        }
+    }
+
+    /// The edge `k` places further round the same face.
+    fn turned(self, k: usize) -> usize {
+        (self.edge as usize + k) % 3
+    }
+}
+
+/// A triangle `v[0] v[1] v[2]`, counter-clockwise seen from outside. `adj[k]` is the edge
+/// of the face across edge `v[k] → v[k+1]` that is the same edge.
 #[derive(Clone, Debug)]
 struct Face<T: Real> {
     v: [u32; 3],
-    adj: [(u32, u8); 3],
+    adj: [EdgeRef; 3],
     /// Outward unit normal (zero for a degenerate triangle).
     n: Vector3<T>,
     /// Distance of the face's plane from the origin.
@@ -63,8 +90,8 @@ pub struct Polytope3<T: Real> {
     verts: Vec<SupportPoint<T, 3>>,
     faces: Vec<Face<T>>,
     heap: BinaryHeap<Entry<T>>,
-    horizon: Vec<(u32, u8)>,
-    stack: Vec<(u32, u8)>,
+    horizon: Vec<EdgeRef>,
+    stack: Vec<EdgeRef>,
     fresh: Vec<u32>,
 }
 
@@ -177,7 +204,7 @@ impl<T: Real> Polytope3<T> {
         let (n, dist) = self.plane(v);
         self.faces.push(Face {
             v,
-            adj: [(u32::MAX, 0); 3],
+            adj: [EdgeRef::NONE; 3],
             n,
             dist,
             live: true,
@@ -227,7 +254,7 @@ impl<T: Real> Polytope3<T> {
                     if let Some(l) = (0..3)
                         .find(|&l| self.faces[j].v[l] == t && self.faces[j].v[(l + 1) % 3] == s)
                     {
-                        self.faces[i].adj[k] = (j as u32, l as u8);
+                        self.faces[i].adj[k] = EdgeRef::new(j as u32, l);
                     }
                 }
             }
@@ -327,20 +354,21 @@ impl<T: Real> Polytope3<T> {
         self.horizon.clear();
         self.stack.clear();
         self.stack.extend(self.faces[face as usize].adj);
-        while let Some((g, ge)) = self.stack.pop() {
-            if g == u32::MAX {
+        while let Some(e) = self.stack.pop() {
+            if e == EdgeRef::NONE {
                 return false; // a hole in the adjacency: give up on this polytope
             }
+            let g = e.face;
             if !self.faces[g as usize].live {
                 continue;
             }
             if self.sees(g, &w.w) {
                 self.faces[g as usize].live = false;
                 let adj = self.faces[g as usize].adj;
-                self.stack.push(adj[(ge as usize + 1) % 3]);
-                self.stack.push(adj[(ge as usize + 2) % 3]);
+                self.stack.push(adj[e.turned(1)]);
+                self.stack.push(adj[e.turned(2)]);
             } else {
-                self.horizon.push((g, ge));
+                self.horizon.push(e);
             }
         }
         if self.horizon.len() < 3 {
@@ -350,13 +378,13 @@ impl<T: Real> Polytope3<T> {
         self.verts.push(w);
         self.fresh.clear();
         for k in 0..self.horizon.len() {
-            let (g, ge) = self.horizon[k];
-            let gv = self.faces[g as usize].v;
+            let e = self.horizon[k];
+            let gv = self.faces[e.face as usize].v;
             // The horizon edge reversed, then to w: consistent counter-clockwise order.
-            let v = [gv[(ge as usize + 1) % 3], gv[ge as usize], wi];
+            let v = [gv[e.turned(1)], gv[e.turned(0)], wi];
             let nf = self.add_face(v);
-            self.faces[nf as usize].adj[0] = (g, ge);
-            self.faces[g as usize].adj[ge as usize] = (nf, 0);
+            self.faces[nf as usize].adj[0] = e;
+            self.faces[e.face as usize].adj[e.turned(0)] = EdgeRef::new(nf, 0);
             self.fresh.push(nf);
         }
         // Edge 1 (v1 → w) of one new face meets edge 2 (w → v0) of the one whose v0 is v1.
@@ -369,8 +397,8 @@ impl<T: Real> Polytope3<T> {
             else {
                 return false;
             };
-            self.faces[f as usize].adj[1] = (g, 2);
-            self.faces[g as usize].adj[2] = (f, 1);
+            self.faces[f as usize].adj[1] = EdgeRef::new(g, 2);
+            self.faces[g as usize].adj[2] = EdgeRef::new(f, 1);
         }
         for &f in &self.fresh {
             let face = &self.faces[f as usize];
@@ -400,6 +428,7 @@ impl<T: Real> Polytope3<T> {
         let x = normal.into_inner() * lower;
         let (g, l) = self.locate(f, &x, r);
         let [p, q, s] = self.faces[g as usize].v.map(|i| self.verts[i as usize]);
+        let l = stable_weights(&[p, q, s]).unwrap_or(l);
         let sum = l[0] + l[1] + l[2];
         let (point_a, point_b) = if sum > T::zero() {
             let mix = |u: &Point3<T>, v: &Point3<T>, w: &Point3<T>| {
@@ -466,7 +495,7 @@ impl<T: Real> Polytope3<T> {
             // The vertex of the most negative coordinate; the edge opposite it,
             // `v[k+1] → v[k+2]`, is edge `k + 1`.
             let k = (0..3).fold(0, |m, i| if l[i] < l[m] { i } else { m });
-            let (h, _) = self.faces[g as usize].adj[(k + 1) % 3];
+            let h = self.faces[g as usize].adj[(k + 1) % 3].face;
             let Some(next) = self.faces.get(h as usize) else {
                 break;
             };
@@ -482,4 +511,20 @@ impl<T: Real> Polytope3<T> {
         }
         (best.0, best.1)
     }
+}
+
+/// The witnesses' weights on the face `y` that holds the origin's projection, when every
+/// one is non-negative: the orthogonal projection of the origin onto the face's plane by
+/// Gram–Schmidt on its edges ([`gjk::project`], docs/gjk.md §2.4). It is backward stable:
+/// `Σ λᵢ yᵢ` lies within `ε·‖y‖` of the plane's nearest point however thin the face, so
+/// the witnesses' difference `Σ λᵢ (aᵢ − bᵢ)` is the depth along the normal. The areas
+/// [`Polytope::barycentric`] takes are not: on a sliver face their rounding (an absolute
+/// ulp per product in fixed-point) is a large fraction of the face's area, and the
+/// witnesses drifted 1e-2 off `depth · n` (docs/testing.md, F1). `None` (keep the areas)
+/// when the projection fails or puts the point outside the face.
+fn stable_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<[T; 3]> {
+    let mut lambda = [T::zero(); 4];
+    gjk::project(y, 0b111, 0, &mut lambda)?;
+    let l = [lambda[0], lambda[1], lambda[2]];
+    l.iter().all(|x| *x >= T::zero()).then_some(l)
 }

@@ -19,9 +19,10 @@ pub use simplex::{Simplex, SupportPoint};
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
+pub(crate) use project::project;
 pub(crate) use run::{
-    Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, uses_johnson,
-    vertex_limit,
+    Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, support_limit,
+    uses_johnson,
 };
 
 /// Why an iterative algorithm stopped.

@@ -20,7 +20,7 @@ use nalgebra::{Const, Point, SVector};
 /// direction (`v` projected once more) to `ε` in angle along the hull. `None` when an edge is
 /// dependent on the earlier ones at the scalar's precision, or a quotient would exceed
 /// `1/ε` (it could overflow a fixed-point type).
-pub(super) fn project<T: Real, const D: usize>(
+pub(crate) fn project<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     set: u8,
     k: usize,

@@ -9,6 +9,7 @@ use super::{
 use crate::{
     QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
+    linalg::Witnesses,
     real::{all_finite, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
@@ -94,6 +95,18 @@ impl<T: Real, const D: usize> Outcome<T, D> {
     /// bound beyond the rounding.
     pub(crate) fn proves_apart(&self, margin: T) -> bool {
         self.lower > margin + self.band
+    }
+}
+
+/// The largest coordinate a support point may have (fixed-point; `None` for floats):
+/// Johnson's tables test their own range (each product before it is formed), so a small
+/// simplex may lie far from the origin ([`vertex_limit`]); signed volumes need every
+/// coordinate of `A − B` within [`coordinate_limit`].
+pub(crate) fn support_limit<T: Real, const D: usize>(tol: &Tolerances<T>) -> Option<T> {
+    if uses_johnson::<T, D>(tol) {
+        vertex_limit::<T>()
+    } else {
+        coordinate_limit::<T, D>()
     }
 }
 
@@ -204,13 +217,7 @@ where
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
-        // Johnson's tables test their own range (each product before it is formed): a
-        // small simplex may lie far from the origin.
-        let limit = if johnson.is_some() {
-            vertex_limit::<T>()
-        } else {
-            coordinate_limit::<T, D>()
-        };
+        let limit = support_limit::<T, D>(&tol);
         let start = self.start(limit, johnson.as_mut(), &r)?;
         let p = start.point;
         let mut from_simplex = start.from != StartFrom::Centres;
@@ -445,12 +452,12 @@ pub(crate) fn common_point<T: Real, const D: usize>(
     b: &Point<T, D>,
     radius_a: T,
     margin: T,
-) -> (Point<T, D>, Point<T, D>) {
+) -> Witnesses<T, D> {
     if margin > T::zero() {
         let p = a + (b - a) * (radius_a / margin);
-        (p, p)
+        Witnesses { a: p, b: p }
     } else {
-        (*a, *b)
+        Witnesses { a: *a, b: *b }
     }
 }
 
@@ -479,11 +486,11 @@ impl<T: Real, const D: usize> Outcome<T, D> {
                 termination: self.termination,
             },
             None => {
-                let (p, q) = common_point(&self.a, &self.b, radius_a, margin);
+                let w = common_point(&self.a, &self.b, radius_a, margin);
                 Distance {
                     distance: T::zero(),
-                    point_a: p,
-                    point_b: q,
+                    point_a: w.a,
+                    point_b: w.b,
                     normal: None,
                     lower_bound: T::zero(),
                     upper_bound: (self.upper - margin).max(T::zero()) + self.band,

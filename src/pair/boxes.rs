@@ -15,6 +15,7 @@
 use super::{Answer, Want};
 use crate::{
     Real, Tolerances,
+    linalg::Witnesses,
     real::norm,
     tolerance::{Rounding, allowance, factor, ulps},
 };
@@ -249,10 +250,10 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             // Overlapping by the complete set of axes: a distance needs only a common
             // point, and the second box's centre is one whenever it lies in the first
             // (nested and concentric boxes): no witness clip.
-            if let Some((a, b)) = self.common_of(&[Point::from(self.t)]) {
+            if let Some(common) = self.common_of(&[Point::from(self.t)]) {
                 let w = Pair {
-                    p: a,
-                    q: b,
+                    p: common.a,
+                    q: common.b,
                     free_a: 0,
                     free_b: 0,
                 };
@@ -282,7 +283,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         let mut ans = self.answer(&w, ax.sep, ax.sep, &ax.n);
         if want == Want::Distance && ax.sep < -band {
             // A common point: a witness inside the other box.
-            (ans.a, ans.b) = self.common(&w.p, &w.q)?;
+            let common = self.common(&w.p, &w.q)?;
+            (ans.a, ans.b) = (common.a, common.b);
         }
         Some(ans)
     }
@@ -487,17 +489,17 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// For overlapping boxes: a pair `(x on the first, y on the second)` within the band
     /// of each other, from the witness pair: `q` inside the first box, or `p` inside the
     /// second.
-    fn common(&self, p: &Point<T, D>, q: &Point<T, D>) -> Option<(Point<T, D>, Point<T, D>)> {
+    fn common(&self, p: &Point<T, D>, q: &Point<T, D>) -> Option<Witnesses<T, D>> {
         self.common_of(&[*q, *p, nalgebra::center(p, q)])
     }
 
     /// The first of `xs` within the band of both boxes, as that pair of nearest points.
-    fn common_of(&self, xs: &[Point<T, D>]) -> Option<(Point<T, D>, Point<T, D>)> {
+    fn common_of(&self, xs: &[Point<T, D>]) -> Option<Witnesses<T, D>> {
         let near = |x: &Point<T, D>, y: &Point<T, D>| norm(&(x - y)) <= self.band;
         for &x in xs {
             let (xa, xb) = (self.clamp_a(&x).0, self.clamp_b(&x).0);
             if near(&xa, &x) && near(&xb, &x) {
-                return Some((xa, xb));
+                return Some(Witnesses { a: xa, b: xb });
             }
         }
         None

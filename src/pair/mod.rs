@@ -334,11 +334,11 @@ where
             termination: Termination::Converged,
         }
     } else {
-        let (p, q) = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
+        let w = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
         Distance {
             distance: T::zero(),
-            point_a: p,
-            point_b: q,
+            point_a: w.a,
+            point_b: w.b,
             normal: None,
             lower_bound: T::zero(),
             upper_bound: (upper - margin).max(T::zero()) + band + pose_band,

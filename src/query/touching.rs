@@ -158,15 +158,19 @@ fn hyperplane_normal<T: Real, const D: usize>(
 /// and the pair is beyond the rounding, else touching along EPA's normal. Bounds: EPA's (the depth is at most its
 /// upper bound) and GJK's (‖v‖ above, its plane bound below).
 pub(super) fn touching_cores<T: Real, const D: usize>(
-    gjk: &SupportPoint<T, D>,
-    (lower, upper, band): (T, T, T),
-    termination: Termination,
-    iterations: u32,
+    core: &gjk::Outcome<T, D>,
     p: &epa::Penetration<T, D>,
     ra: T,
     rb: T,
 ) -> Contact<T, D> {
     let margin = ra + rb;
+    let gjk = &SupportPoint {
+        w: core.v,
+        a: core.a,
+        b: core.b,
+    };
+    let (lower, upper, band) = (core.lower.min(core.upper), core.upper, core.band);
+    let (termination, iterations) = (core.termination, core.iterations);
     let epa = SupportPoint {
         w: p.point_a - p.point_b,
         a: p.point_a,
