@@ -8,6 +8,7 @@
 
 mod cache;
 mod johnson;
+mod planar;
 mod project;
 mod run;
 mod simplex;

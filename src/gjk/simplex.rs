@@ -4,7 +4,7 @@
 //! optimality condition, with the exhaustive projection search as the fallback
 //! ([`super::project`]).
 
-use super::{johnson::Johnson, project, volumes};
+use super::{johnson::Johnson, planar, project, volumes};
 use crate::{Real, dim::Dim, tolerance::Rounding};
 use nalgebra::{Const, Point, SMatrix, SVector};
 // f64 math without `std`: libm, through num-traits.
@@ -289,6 +289,9 @@ where
             }
         }
         let k = pow2_scale(scale);
+        if D == 2 && k == T::one() && !crate::real::is_fixed::<T>() {
+            return self.solve_planar(scale, r, witnesses);
+        }
         let (cand, mut c) = if k == T::one() {
             // The common case: the vertices as they are, read in place.
             let cand = volumes::closest(&volumes::Ws(pts), self.bits);
@@ -338,6 +341,39 @@ where
             return Some(c);
         }
         self.search(full, r, None)
+    }
+
+    /// [`Self::solve_volumes`] in the plane (floats, vertices needing no scaling): the same
+    /// signed areas in [`planar`], certified the same way.
+    fn solve_planar(
+        &mut self,
+        scale: T,
+        r: &Rounding<T>,
+        witnesses: bool,
+    ) -> Option<Closest<T, D>> {
+        let pts = self.pts.as_ref();
+        match planar::closest(pts, self.bits) {
+            planar::Planar::Inside(part) => {
+                // The residual must agree with the sign tests (docs/gjk.md §2.5).
+                if crate::real::norm(&part.v) <= r.residual(scale, D) {
+                    self.bits = part.set;
+                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                }
+                if let Some(c) = self.origin_inside(r) {
+                    return Some(c);
+                }
+                self.search(true, r, None)
+            }
+            planar::Planar::Boundary(part) => {
+                // A segment's regions are its certificate; a triangle's edge or vertex must
+                // pass the optimality condition.
+                if self.bits.count_ones() == 2 || self.optimal(&part.v, scale, r) {
+                    self.bits = part.set;
+                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                }
+                self.search(true, r, None)
+            }
+        }
     }
 
     /// Johnson's choice: the first subset with the newest vertex passing the sign tests
