@@ -430,8 +430,20 @@ fn ellipsoid_iterations<T: Real, const D: usize>(acc: Acceleration) -> u64
 where
     Const<D>: Dim,
 {
+    let tol = Tolerances::<T> {
+        gjk_acceleration: acc,
+        ..Tolerances::default()
+    };
+    ellipsoid_run::<T, D>(&tol).0
+}
+
+/// [`ellipsoid_iterations`] under any variant `var`: total iterations and capped runs.
+fn ellipsoid_run<T: Real, const D: usize>(var: &Tolerances<T>) -> (u64, u64)
+where
+    Const<D>: Dim,
+{
     let mut rng = Rng(1305);
-    let mut total = 0u64;
+    let (mut total, mut capped) = (0u64, 0u64);
     for _ in 0..50 {
         let r = rot::<T, D>(&mut rng);
         let axes = |rng: &mut Rng| SVector::<f64, D>::from_fn(|_, _| rng.uniform(0.2, 1.0));
@@ -457,11 +469,8 @@ where
         }
         let b = ellipsoid::<T, D>(&rb, &ab, &(dir * hi));
         let plain = gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
-        let var = Tolerances {
-            gjk_acceleration: acc,
-            ..tol
-        };
-        let d = gjk::distance(&a, &b, &var, &mut gjk::Simplex::new()).unwrap();
+        let d = gjk::distance(&a, &b, var, &mut gjk::Simplex::new()).unwrap();
+        let acc = var.gjk_acceleration;
         // Momentum never answers worse than its certificate: both runs' bounds contain
         // the truth, so they meet; a converged run's distance lies in the plain run's
         // bounds (up to the rounding band), a capped one's says so (`MaxIterations`).
@@ -478,8 +487,9 @@ where
             "disjoint bounds: {what}"
         );
         total += u64::from(d.iterations);
+        capped += u64::from(d.termination == Termination::MaxIterations);
     }
-    total
+    (total, capped)
 }
 
 /// Momentum on smooth pairs near contact: Nesterov (the paper's update for strictly convex
@@ -521,6 +531,19 @@ fn nesterov_cuts_iterations_on_ellipsoids_near_contact() {
 #[test]
 #[ignore = "reads ../shared/corpus; prints a table"]
 fn corpus_iterations() {
+    for crit in CRITERIA {
+        for acc in ACCELERATIONS {
+            let tol = Tolerances::<f64> {
+                gjk_criterion: crit,
+                gjk_acceleration: acc,
+                ..Tolerances::default()
+            };
+            let (total, capped) = ellipsoid_run::<f64, 3>(&tol);
+            println!(
+                "3D ellipsoids near contact {crit:?}/{acc:?}: {total} iterations over 50 pairs, {capped} capped"
+            );
+        }
+    }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = corpus::corpus_dir(None, root);
     for dim in [3usize, 2] {
