@@ -97,7 +97,7 @@ pub use query::{
     PosedPair, Proximity2, Proximity3,
 };
 pub use real::{Real, lit, norm, normalize};
-pub use tolerance::{Subalgorithm, Tolerances};
+pub use tolerance::{Acceleration, Criterion, Subalgorithm, Tolerances};
 
 /// The README's quick start, compiled and run as a doctest.
 #[cfg(doctest)]

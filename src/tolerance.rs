@@ -40,6 +40,19 @@ pub struct Tolerances<T> {
     /// Which closest-point subalgorithm GJK uses (docs/gjk.md §2). Default
     /// [`Subalgorithm::Auto`].
     pub gjk_subalgorithm: Subalgorithm,
+    /// When GJK stops (docs/gjk.md §6: each criterion with the bound it proves). Default
+    /// [`Criterion::RelativeGap`], the stop `gjk_rel` describes.
+    pub gjk_criterion: Criterion,
+    /// GJK's absolute threshold ε_abs (a length), read by [`Criterion::AbsoluteGap`]
+    /// (`‖v‖ − μ ≤ ε_abs`: the distance within ε_abs) and [`Criterion::AbsoluteDualityGap`]
+    /// (`g ≤ ε_abs²`: the closest point within ε_abs). Default `8 ε` (f64: 1.8e-15, f32:
+    /// 9.5e-7, FixedI40F24: 4.8e-7), the touching band per unit coordinate: at unit scale
+    /// the criterion then stops at the rounding. A threshold below the rounding band is
+    /// the band: no criterion claims more than the arithmetic. Range `[0, ∞)`.
+    pub gjk_abs: T,
+    /// GJK's search direction (docs/gjk.md §7). Default [`Acceleration::None`]: the
+    /// current closest point `v`, van den Bergen's GJK.
+    pub gjk_acceleration: Acceleration,
     /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
     /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
     pub gjk_max_iterations: u32,
@@ -82,6 +95,9 @@ impl<T: Real> Default for Tolerances<T> {
                 T::zero()
             },
             gjk_subalgorithm: Subalgorithm::Auto,
+            gjk_criterion: Criterion::RelativeGap,
+            gjk_abs: eps * lit(8.0),
+            gjk_acceleration: Acceleration::None,
             gjk_max_iterations: 128,
             epa_rel: eps128,
             epa_max_iterations: 1024,
@@ -107,6 +123,8 @@ impl<T: Real> Tolerances<T> {
             && unit(self.gjk_touching)
             && self.gjk_resolution >= T::zero()
             && crate::real::finite(self.gjk_resolution)
+            && self.gjk_abs >= T::zero()
+            && crate::real::finite(self.gjk_abs)
             && self.gjk_max_iterations != 0
             && unit(self.epa_rel)
             && self.epa_max_iterations != 0
@@ -133,6 +151,9 @@ impl<T: Real> Tolerances<T> {
             return Err(QueryError::InvalidTolerance {
                 field: "gjk_resolution",
             });
+        }
+        if !(self.gjk_abs >= T::zero()) || !crate::real::finite(self.gjk_abs) {
+            return Err(QueryError::InvalidTolerance { field: "gjk_abs" });
         }
         if self.gjk_max_iterations == 0 {
             return Err(QueryError::InvalidTolerance {
@@ -177,6 +198,59 @@ pub enum Subalgorithm {
     /// Signed volumes (Montanari, Petrinic, Barbieri 2017) for `D ≤ 3`; in higher
     /// dimensions Johnson's.
     SignedVolumes,
+}
+
+/// GJK's stopping criterion (docs/gjk.md §6). `v` is the current closest point (upper
+/// bound `‖v‖`), `μ` the best separating-plane bound so far (lower bound), and
+/// `g = v·(v − w)` the Frank–Wolfe duality gap, `w = s(−v)` the support point along `v`
+/// itself. Under every criterion a gap within the rounding band also stops the run
+/// ([`Tolerances::gjk_touching`]), and every reported bound is widened by that band.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Criterion {
+    /// `‖v‖ − μ ≤ gjk_rel · ‖v‖`: the distance within `gjk_rel · ‖v‖` of the truth.
+    /// Distance only: the intersection test runs to a proof (a relative resolution of the
+    /// cores' distance says nothing about its sign against the radii).
+    #[default]
+    RelativeGap,
+    /// `‖v‖ − μ ≤ gjk_abs`: the distance within `gjk_abs`. The intersection test stops too,
+    /// answering `intersects` (distance at most `gjk_abs` beyond touching) unless it proved
+    /// the shapes apart.
+    AbsoluteGap,
+    /// `g ≤ gjk_rel · ‖v‖²` (Montaut et al. 2024, relative form): the plane of the current
+    /// support alone proves the distance within `gjk_rel · ‖v‖`, and the closest point `v`
+    /// is within `√gjk_rel · ‖v‖` of the true one. Distance only, as
+    /// [`Criterion::RelativeGap`].
+    DualityGap,
+    /// `g ≤ gjk_abs²` (Montaut et al. 2024, absolute form): the closest point `v` within
+    /// `gjk_abs` of the true one, and so the distance. The intersection test stops as with
+    /// [`Criterion::AbsoluteGap`].
+    AbsoluteDualityGap,
+}
+
+/// GJK's search direction (docs/gjk.md §7; Montaut, Le Lidec, Petrik, Sivic, Carpentier,
+/// RSS 2022 and IEEE T-RO 2024). Momentum only changes where GJK looks: the lower bound
+/// still comes from a support point along the direction actually queried, and the
+/// momentum is switched off for the rest of the run as soon as its support point fails to
+/// promise progress, so convergence is certified by plain GJK steps.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Acceleration {
+    /// The current closest point `v` (van den Bergen 1999).
+    #[default]
+    None,
+    /// Nesterov momentum, `d_k = δ_k d_{k−1} + (1 − δ_k) y_k`,
+    /// `y_k = δ_k v_k + (1 − δ_k) w_{k−1}`, `δ_k = (k + 1)/(k + 3)`: the update of the
+    /// paper for strictly convex shapes (ellipsoids, rounded cores).
+    Nesterov,
+    /// Nesterov momentum with the normalised update for polytopes:
+    /// `d_k = δ_k d̂_{k−1} + (1 − δ_k) ŷ_k`, `δ_k = (k + 2)/(k + 3)`.
+    NesterovNormalized,
+    /// Polyak's heavy ball as in coal: `d_k = δ_k d_{k−1} + (1 − δ_k) v_k`,
+    /// `δ_k = 1/(k + 1)`.
+    Polyak,
 }
 
 /// The rounding thresholds of one run, derived from [`Tolerances::gjk_touching`] and

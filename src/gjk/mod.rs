@@ -6,7 +6,9 @@
 //! shapes converge as fast as their cores. For poses and world-frame results use
 //! [`crate::query`].
 
+mod accel;
 mod cache;
+mod criterion;
 mod johnson;
 mod planar;
 mod project;
@@ -18,6 +20,7 @@ pub use cache::Cache;
 pub use simplex::{Simplex, SupportPoint};
 
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
+pub(crate) use accel::is_plain;
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use project::project;
@@ -33,7 +36,9 @@ pub(crate) use run::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Termination {
-    /// The bounds met: `upper − lower ≤ gjk_rel · upper` ([`Tolerances::gjk_rel`]).
+    /// The bounds met: `upper − lower ≤ gjk_rel · upper` ([`Tolerances::gjk_rel`]), or
+    /// the criterion selected by [`Tolerances::gjk_criterion`], or the gap within the
+    /// rounding band.
     Converged,
     /// The new support point was already a vertex of the simplex: the estimate cannot
     /// improve (polytopes end here, exactly up to rounding).

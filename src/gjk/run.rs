@@ -3,6 +3,7 @@
 
 use super::{
     Distance, Intersection, Termination,
+    accel::{self, Steer},
     johnson::Johnson,
     simplex::{Closest, Simplex, SupportPoint},
 };
@@ -213,7 +214,21 @@ where
     /// 4. `w` already a vertex: `RepeatedSupport` (`v` is then optimal up to rounding).
     /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
     ///    rounding: `Touching`; `‖v‖` not decreasing: `NoProgress` (keep the previous).
-    pub(crate) fn closest_point(mut self) -> Result<Outcome<T, D>, QueryError> {
+    ///
+    /// Another criterion or momentum ([`Tolerances::gjk_criterion`],
+    /// [`Tolerances::gjk_acceleration`]) runs the same loop compiled with `TUNED`: the
+    /// direction, the bound and the stop of steps 1–4 then come from [`Steer`]
+    /// (docs/gjk.md §6–7); plain GJK is compiled without them.
+    pub(crate) fn closest_point(self) -> Result<Outcome<T, D>, QueryError> {
+        if accel::is_plain(self.tol) {
+            self.iterate::<false>()
+        } else {
+            self.iterate::<true>()
+        }
+    }
+
+    /// [`Run::closest_point`]'s loop, plain GJK or (`TUNED`) the selected variant.
+    fn iterate<const TUNED: bool>(mut self) -> Result<Outcome<T, D>, QueryError> {
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
@@ -247,14 +262,21 @@ where
         };
         // An intersection test never reads the witnesses.
         let witnesses = intersect.is_none();
+        let mut steer = Steer::new(&tol, intersect.is_some(), &out.v);
         for it in 1..=tol.gjk_max_iterations {
             out.iterations = it;
-            let v = out.dir;
+            let v = if TUNED {
+                steer.direction(it, &out)
+            } else {
+                out.dir
+            };
             let sp = SupportPoint::new(self.a.core_support(&-v), self.b.core_support(&v));
             check_range(&sp, limit)?;
             out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
             out.band = r.band(out.coords);
-            out.lower = out.lower.max(plane_bound(&v, out.upper, &sp.w));
+            let probe = TUNED.then(|| steer.probe(&v, &out, &sp.w));
+            let bound = probe.map_or_else(|| plane_bound(&v, out.upper, &sp.w), |p| p.lower);
+            out.lower = out.lower.max(bound);
             if let Some(margin) = beyond
                 && out.proves_apart(margin)
             {
@@ -265,11 +287,21 @@ where
             // before the simplex has a vertex: a start point within the rounding of the
             // origin is a touching or overlapping pair, which needs a simplex (EPA).
             let gap = out.upper - out.lower;
-            if !self.simplex.is_empty()
-                && (gap <= out.band || (intersect.is_none() && gap <= tol.gjk_rel * out.upper))
-            {
+            let criterion = |out: &Outcome<T, D>| match &probe {
+                Some(p) => steer.converged(out, p),
+                None => intersect.is_none() && gap <= tol.gjk_rel * out.upper,
+            };
+            if !self.simplex.is_empty() && (gap <= out.band || criterion(&out)) {
                 out.termination = Termination::Converged;
                 return Ok(out);
+            }
+            // Momentum whose support point promises no progress, or repeats a vertex,
+            // proves nothing: plain GJK from here (docs/gjk.md §7).
+            if TUNED
+                && (probe.is_some_and(|p| p.stalls) || self.simplex.contains(&sp.w))
+                && steer.switch_off()
+            {
+                continue;
             }
             if self.simplex.contains(&sp.w) {
                 out.termination = Termination::RepeatedSupport;

@@ -5,7 +5,7 @@
 
 use super::check;
 use crate::{
-    QueryError, Real, Subalgorithm, Tolerances,
+    Acceleration, Criterion, QueryError, Real, Subalgorithm, Tolerances,
     bound::{Aabb, BoundingBall},
     cast::{
         Cast, CastOptions, CastTermination, LinearMotion, Ray, RayHit, RigidMotion, RotationDim,
@@ -72,6 +72,13 @@ struct TolerancesDef<T> {
     gjk_touching: T,
     gjk_resolution: T,
     gjk_subalgorithm: Subalgorithm,
+    // Fields added after the first serialised forms: absent, they take their defaults.
+    #[serde(default)]
+    gjk_criterion: Criterion,
+    #[serde(default = "default_gjk_abs::<T>")]
+    gjk_abs: T,
+    #[serde(default)]
+    gjk_acceleration: Acceleration,
     gjk_max_iterations: u32,
     epa_rel: T,
     epa_max_iterations: u32,
@@ -79,6 +86,11 @@ struct TolerancesDef<T> {
     manifold_min_alignment: T,
 }
 via!(TolerancesDef, [T: Real], Tolerances<T>, [T], [], |t| t.validate().map(|()| t));
+
+/// [`Tolerances::gjk_abs`]'s default, for serialised forms written before it existed.
+fn default_gjk_abs<T: Real>() -> T {
+    Tolerances::<T>::default().gjk_abs
+}
 
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "CastOptions")]

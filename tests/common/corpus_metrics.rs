@@ -264,6 +264,21 @@ where
     R: FromMatrix<T, D>,
     Const<D>: ContactDim<T, D>,
 {
+    evaluate_with::<T, R, D>(case, scalar, dog, &Tolerances::default())
+}
+
+/// [`evaluate`] under the tolerances `tol` (a GJK variant: tests/variants.rs).
+pub fn evaluate_with<T, R, const D: usize>(
+    case: &Case,
+    scalar: Scalar,
+    dog: &Watchdog,
+    tol: &Tolerances<T>,
+) -> CaseResult
+where
+    T: Real,
+    R: FromMatrix<T, D>,
+    Const<D>: ContactDim<T, D>,
+{
     let mut out = CaseResult::default();
     let (pa, pb) = match case.placed::<D>() {
         Ok(p) => p,
@@ -290,7 +305,7 @@ where
     };
     let (ia, ib) = (pa.pose::<T, R>(), pb.pose::<T, R>());
     let (a, b) = (a.as_dyn(), b.as_dyn());
-    let tol = Tolerances::<T>::default();
+    let tol = *tol;
     let label = |q: &'static str| {
         let id = &case.id;
         move || format!("{id} ({}, {q})", scalar.name())
