@@ -8,6 +8,7 @@
 
 mod cache;
 mod johnson;
+mod observe;
 mod project;
 mod run;
 mod simplex;
@@ -16,7 +17,7 @@ mod volumes;
 pub use cache::Cache;
 pub use simplex::{Simplex, SupportPoint};
 
-use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
+use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap, trace::Observer};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use run::{
@@ -166,9 +167,27 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    distance_observed(a, b, tol, simplex, &mut ())
+}
+
+/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]).
+pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+    obs: &mut O,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
     tol.validate()?;
     let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Distance).closest_point()?;
+    let out = Run::new(a, b, tol, simplex, Mode::Distance).observed(obs)?;
     Ok(out.rounded(a.radius(), margin))
 }
 
@@ -242,8 +261,26 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    intersects_observed(a, b, tol, simplex, &mut ())
+}
+
+/// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]).
+pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+    obs: &mut O,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
     tol.validate()?;
     let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).closest_point()?;
+    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).observed(obs)?;
     Ok(out.intersection(margin))
 }

@@ -4,6 +4,7 @@
 use super::{
     Distance, Intersection, Termination,
     johnson::Johnson,
+    observe,
     simplex::{Closest, Simplex, SupportPoint},
 };
 use crate::{
@@ -12,6 +13,7 @@ use crate::{
     real::{all_finite, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
+    trace::Observer,
 };
 use nalgebra::{Const, Point, SVector};
 // f64 math without `std`: libm, through num-traits.
@@ -200,7 +202,10 @@ where
     /// 4. `w` already a vertex: `RepeatedSupport` (`v` is then optimal up to rounding).
     /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
     ///    rounding: `Touching`; `‖v‖` not decreasing: `NoProgress` (keep the previous).
-    pub(crate) fn closest_point(mut self) -> Result<Outcome<T, D>, QueryError> {
+    pub(super) fn iterate<O: Observer<T, D>>(
+        mut self,
+        obs: &mut O,
+    ) -> Result<Outcome<T, D>, QueryError> {
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
@@ -248,6 +253,7 @@ where
             out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
             out.band = r.band(out.coords);
             out.lower = out.lower.max(plane_bound(&v, out.upper, &sp.w));
+            observe::support(obs, it, &v, &sp, &out);
             if let Some(margin) = beyond
                 && out.proves_apart(margin)
             {
@@ -281,6 +287,7 @@ where
                 return Ok(out);
             };
             let nc = norm(&c.v);
+            observe::solved(obs, self.simplex, &c, nc);
             if c.full || nc <= out.band {
                 set(&mut out, &c, nc);
                 out.termination = if c.full {
