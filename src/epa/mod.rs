@@ -105,11 +105,13 @@ macro_rules! contact_dim {
                 B: SupportMap<T, $d> + ?Sized,
                 O: Observer<T, $d>,
             {
-                let p = storage.run(a, b, simplex, tol, obs)?;
-                if O::ACTIVE {
-                    obs.epa_end(&p);
+                let p = storage.run(a, b, simplex, tol, obs);
+                if O::ACTIVE
+                    && let Ok(p) = &p
+                {
+                    obs.epa_end(p);
                 }
-                Ok(p)
+                p
             }
         }
     };

@@ -167,10 +167,14 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    distance_observed(a, b, tol, simplex, &mut ())
+    tol.validate()?;
+    let margin = a.radius() + b.radius();
+    let out = Run::new(a, b, tol, simplex, Mode::Distance).closest_point()?;
+    Ok(out.rounded(a.radius(), margin))
 }
 
-/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]).
+/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]). (Not shared with it:
+/// the untraced call keeps its own code, measured the same as before, docs/gjk.md §6.)
 pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
@@ -261,10 +265,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    intersects_observed(a, b, tol, simplex, &mut ())
+    tol.validate()?;
+    let margin = a.radius() + b.radius();
+    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).closest_point()?;
+    Ok(out.intersection(margin))
 }
 
-/// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]).
+/// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]), as [`distance_observed`].
 pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,

@@ -21,15 +21,16 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    /// GJK's loop ([`Run::iterate`], docs/gjk.md §3), untraced.
-    #[inline]
+    /// GJK's loop ([`Run::iterate`], docs/gjk.md §3), untraced. Inlined always, so the
+    /// loop is the one function it was before traces existed (docs/gjk.md §6).
+    #[inline(always)]
     pub(crate) fn closest_point(self) -> Result<Outcome<T, D>, QueryError> {
         self.observed(&mut ())
     }
 
     /// GJK's loop reporting to `obs`: its start, every iteration ([`support`], [`solved`])
     /// and its end.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn observed<O: Observer<T, D>>(
         self,
         obs: &mut O,
@@ -37,8 +38,10 @@ where
         if O::ACTIVE {
             obs.gjk_start();
         }
-        let out = self.iterate(obs)?;
-        if O::ACTIVE {
+        let out = self.iterate(obs);
+        if O::ACTIVE
+            && let Ok(out) = &out
+        {
             obs.gjk_end(&GjkEnd {
                 v: out.v,
                 a: out.a,
@@ -50,7 +53,7 @@ where
                 termination: out.termination,
             });
         }
-        Ok(out)
+        out
     }
 }
 
