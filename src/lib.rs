@@ -87,6 +87,7 @@ mod scratch;
 mod serial;
 pub mod shape;
 mod tolerance;
+pub mod trace;
 
 pub use dim::{Dim, MAX_DIM};
 pub use error::{QueryError, ShapeError};

@@ -14,12 +14,15 @@ use crate::{
     real::normalize,
     shape::SupportMap,
     tolerance::{allowance, range, ulps},
+    trace::Observer,
 };
 use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 
 mod capped;
 mod touching;
+mod traced;
 use touching::{touching_contact, touching_cores};
+pub use traced::{contact_traced, distance_traced, intersection_traced};
 
 pub use crate::cast::{
     Cast, CastOptions, CastTermination, LinearMotion, Ray, RayCast, RayHit, RigidMotion, ShapeCast,
@@ -373,10 +376,29 @@ where
         {
             return Ok(c);
         }
+        self.contact_gjk(workspace, cache, &mut ())
+    }
+
+    /// [`Self::contact_in`] without the pair fast paths: GJK, then EPA if the cores
+    /// overlap, reporting to `obs`.
+    #[inline]
+    fn contact_gjk<O: Observer<T, D>>(
+        &self,
+        workspace: Option<&mut Workspace<T, D>>,
+        cache: Option<&mut Cache<T, D>>,
+        obs: &mut O,
+    ) -> Result<Contact<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
         tol.validate()?;
         crate::input::check_pair(a, b)?;
         let (frame_a, rel) = relative(pose_a, pose_b)?;
-        let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache)?;
+        let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache, obs)?;
         let band = pose_band(pose_a, pose_b, tol);
         Ok(Contact {
             lower_bound: c.lower_bound - band,
@@ -457,6 +479,7 @@ where
                 tol,
                 Some(&mut workspace.epa),
                 None,
+                &mut (),
             )?;
             let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
             let local = LocalContact {
@@ -786,20 +809,22 @@ where
 /// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
 /// vertices re-derived from the current shapes) and its final simplex stored back on
 /// success.
-fn contact_local<T, const D: usize, A, B>(
+fn contact_local<T, const D: usize, A, B, O>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
     cache: Option<&mut Cache<T, D>>,
+    obs: &mut O,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
 {
-    let mut c = contact_uncapped(a, placed, tol, workspace, cache)?;
+    let mut c = contact_uncapped(a, placed, tol, workspace, cache, obs)?;
     if c.termination == Termination::MaxIterations {
         capped::cover_witnesses(a, placed, tol, &mut c)?;
     }
@@ -807,23 +832,25 @@ where
 }
 
 /// [`contact_local`] before a capped answer's bounds are made to cover its witnesses.
-fn contact_uncapped<T, const D: usize, A, B>(
+fn contact_uncapped<T, const D: usize, A, B, O>(
     a: &A,
     placed: &B,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
     cache: Option<&mut Cache<T, D>>,
+    obs: &mut O,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
 {
     let (ra, rb) = (a.radius(), placed.radius());
     let margin = ra + rb;
     let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).closest_point()?;
+    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).observed(obs)?;
     let store = |simplex: &Simplex<T, D>| {
         if let Some(c) = cache {
             c.store(simplex);
@@ -854,7 +881,8 @@ where
     // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
     // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
     // the separation above as well; both widened by the rounding band.
-    let epa = |ws: &mut Workspace<T, D>| epa::penetration_unchecked(a, placed, &simplex, tol, ws);
+    let mut epa =
+        |ws: &mut Workspace<T, D>| epa::penetration_observed(a, placed, &simplex, tol, ws, obs);
     let p = match workspace {
         Some(ws) => epa(ws),
         None => crate::scratch::with(epa),

@@ -19,6 +19,7 @@ use crate::{
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
+    trace::Observer,
 };
 use alloc::vec::Vec;
 use nalgebra::{Const, Point, SVector, Unit};
@@ -68,19 +69,21 @@ pub trait ContactDim<T: Real, const D: usize>:
     #[doc(hidden)]
     type Storage: Default + Clone + core::fmt::Debug + Send + Sync;
 
-    /// EPA in this dimension; see [`penetration`].
+    /// EPA in this dimension, reporting to `obs`; see [`penetration`].
     #[doc(hidden)]
-    fn penetration<A, B>(
+    fn penetration<A, B, O>(
         a: &A,
         b: &B,
         simplex: &Simplex<T, D>,
         tol: &Tolerances<T>,
         storage: &mut Self::Storage,
+        obs: &mut O,
     ) -> Result<Penetration<T, D>, QueryError>
     where
         Const<D>: Dim,
         A: SupportMap<T, D> + ?Sized,
-        B: SupportMap<T, D> + ?Sized;
+        B: SupportMap<T, D> + ?Sized,
+        O: Observer<T, D>;
 }
 
 /// The [`ContactDim`] of `Const<$d>`: EPA is `$storage::run`.
@@ -89,18 +92,26 @@ macro_rules! contact_dim {
         impl<T: Real> ContactDim<T, $d> for Const<$d> {
             type Storage = $storage;
 
-            fn penetration<A, B>(
+            fn penetration<A, B, O>(
                 a: &A,
                 b: &B,
                 simplex: &Simplex<T, $d>,
                 tol: &Tolerances<T>,
                 storage: &mut $storage,
+                obs: &mut O,
             ) -> Result<Penetration<T, $d>, QueryError>
             where
                 A: SupportMap<T, $d> + ?Sized,
                 B: SupportMap<T, $d> + ?Sized,
+                O: Observer<T, $d>,
             {
-                storage.run(a, b, simplex, tol)
+                let p = storage.run(a, b, simplex, tol, obs);
+                if O::ACTIVE
+                    && let Ok(p) = &p
+                {
+                    obs.epa_end(p);
+                }
+                p
             }
         }
     };
@@ -181,24 +192,42 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    penetration_observed(a, b, simplex, tol, workspace, &mut ())
+}
+
+/// [`penetration_unchecked`] reporting to `obs` ([`crate::trace`]).
+pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
+    a: &A,
+    b: &B,
+    simplex: &Simplex<T, D>,
+    tol: &Tolerances<T>,
+    workspace: &mut Workspace<T, D>,
+    obs: &mut O,
+) -> Result<Penetration<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
     tol.validate()?;
+    let storage = &mut workspace.storage;
     if simplex.is_empty() {
         // No simplex given: GJK builds one. Two coincident points leave none: touching.
         let mut own = Simplex::new();
-        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).closest_point()?;
+        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).observed(obs)?;
         if own.is_empty() {
             let p = SupportPoint::new(a.center(), b.center());
-            return Ok(touching(&p, any_axis(), 0));
+            let p = touching(&p, any_axis(), 0);
+            if O::ACTIVE {
+                obs.epa_end(&p);
+            }
+            return Ok(p);
         }
-        return <Const<D> as ContactDim<T, D>>::penetration(
-            a,
-            b,
-            &own,
-            tol,
-            &mut workspace.storage,
-        );
+        return <Const<D> as ContactDim<T, D>>::penetration(a, b, &own, tol, storage, obs);
     }
-    <Const<D> as ContactDim<T, D>>::penetration(a, b, simplex, tol, &mut workspace.storage)
+    <Const<D> as ContactDim<T, D>>::penetration(a, b, simplex, tol, storage, obs)
 }
 
 /// The support point of the cores' `A − B` in direction `n`, checked.

@@ -9,6 +9,7 @@ use crate::{
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
+    trace::{EpaStart, EpaStep, Observer},
 };
 use alloc::vec::Vec;
 use nalgebra::{Point, Unit, Vector2};
@@ -46,16 +47,18 @@ fn area2<T: Real>(v: &[SupportPoint<T, 2>]) -> T {
 }
 
 impl<T: Real> Polygon2<T> {
-    pub(super) fn run<A, B>(
+    pub(super) fn run<A, B, O>(
         &mut self,
         a: &A,
         b: &B,
         simplex: &Simplex<T, 2>,
         tol: &Tolerances<T>,
+        obs: &mut O,
     ) -> Result<Penetration<T, 2>, QueryError>
     where
         A: SupportMap<T, 2> + ?Sized,
         B: SupportMap<T, 2> + ?Sized,
+        O: Observer<T, 2>,
     {
         let limit = coordinate_limit::<T, 2>();
         let iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
@@ -65,21 +68,29 @@ impl<T: Real> Polygon2<T> {
         if area2(&self.verts) < T::zero() {
             self.verts.reverse();
         }
-        self.expand(a, b, tol, limit, iterations)
+        if O::ACTIVE {
+            obs.epa_start(&EpaStart {
+                vertices: &self.verts,
+                iterations,
+            });
+        }
+        self.expand(a, b, tol, limit, iterations, obs)
     }
 
     /// The expansion loop.
-    fn expand<A, B>(
+    fn expand<A, B, O>(
         &mut self,
         a: &A,
         b: &B,
         tol: &Tolerances<T>,
         limit: Option<T>,
         mut iterations: u32,
+        obs: &mut O,
     ) -> Result<Penetration<T, 2>, QueryError>
     where
         A: SupportMap<T, 2> + ?Sized,
         B: SupportMap<T, 2> + ?Sized,
+        O: Observer<T, 2>,
     {
         let mut upper: Option<T> = None;
         // The edge whose support set `upper`: its witnesses are within `upper − dist` of
@@ -104,6 +115,20 @@ impl<T: Real> Polygon2<T> {
             let wd = n.dot(&w.w);
             if upper.is_none_or(|u| wd < u) {
                 (upper, probed) = (Some(wd), Some(here));
+            }
+            if O::ACTIVE {
+                let n_verts = self.verts.len();
+                obs.epa_step(&EpaStep {
+                    iteration: iterations,
+                    vertices: &self.verts,
+                    faces: n_verts,
+                    feature: [i, (i + 1) % n_verts],
+                    normal: n,
+                    distance: dist,
+                    support: w,
+                    lower,
+                    upper: upper.unwrap_or(wd),
+                });
             }
             if iterations > tol.epa_max_iterations {
                 let e = probed.unwrap_or(here);

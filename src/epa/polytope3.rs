@@ -10,6 +10,7 @@ use crate::{
     real::normalize,
     shape::SupportMap,
     tolerance::Rounding,
+    trace::{EpaStart, EpaStep, Observer},
 };
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
@@ -115,21 +116,31 @@ enum Start<T: Real> {
 }
 
 impl<T: Real> Polytope3<T> {
-    pub(super) fn run<A, B>(
+    pub(super) fn run<A, B, O>(
         &mut self,
         a: &A,
         b: &B,
         simplex: &Simplex<T, 3>,
         tol: &Tolerances<T>,
+        obs: &mut O,
     ) -> Result<Penetration<T, 3>, QueryError>
     where
         A: SupportMap<T, 3> + ?Sized,
         B: SupportMap<T, 3> + ?Sized,
+        O: Observer<T, 3>,
     {
         let limit = coordinate_limit::<T, 3>();
         match self.init(a, b, simplex, tol, limit)? {
             Start::Done(p) => Ok(p),
-            Start::Polytope(iterations) => self.expand(a, b, tol, limit, iterations),
+            Start::Polytope(iterations) => {
+                if O::ACTIVE {
+                    obs.epa_start(&EpaStart {
+                        vertices: &self.verts,
+                        iterations,
+                    });
+                }
+                self.expand(a, b, tol, limit, iterations, obs)
+            }
         }
     }
 
@@ -262,17 +273,19 @@ impl<T: Real> Polytope3<T> {
     }
 
     /// The expansion loop (docs/epa.md §3.2).
-    fn expand<A, B>(
+    fn expand<A, B, O>(
         &mut self,
         a: &A,
         b: &B,
         tol: &Tolerances<T>,
         limit: Option<T>,
         mut iterations: u32,
+        obs: &mut O,
     ) -> Result<Penetration<T, 3>, QueryError>
     where
         A: SupportMap<T, 3> + ?Sized,
         B: SupportMap<T, 3> + ?Sized,
+        O: Observer<T, 3>,
     {
         let mut upper: Option<T> = None;
         let mut last: Option<u32> = None;
@@ -321,6 +334,19 @@ impl<T: Real> Polytope3<T> {
                 (upper, probed) = (Some(wd), Some(face));
             }
             let up = upper.unwrap_or(wd);
+            if O::ACTIVE {
+                obs.epa_step(&EpaStep {
+                    iteration: iterations,
+                    vertices: &self.verts,
+                    faces: self.faces.iter().filter(|f| f.live).count(),
+                    feature: self.faces[face as usize].v.map(|i| i as usize),
+                    normal: Unit::new_unchecked(n),
+                    distance: dist,
+                    support: w,
+                    lower,
+                    upper: up,
+                });
+            }
             let f = &self.faces[face as usize];
             let m = f.v.iter().fold(super::coords(&[w]), |m, &i| {
                 m.max(super::coords(&[self.verts[i as usize]]))

@@ -10,6 +10,7 @@ mod accel;
 mod cache;
 mod criterion;
 mod johnson;
+mod observe;
 mod planar;
 mod project;
 mod run;
@@ -19,7 +20,7 @@ mod volumes;
 pub use cache::Cache;
 pub use simplex::{Simplex, SupportPoint};
 
-use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap};
+use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap, trace::Observer};
 pub(crate) use accel::is_plain;
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
@@ -179,6 +180,28 @@ where
     Ok(out.rounded(a.radius(), margin))
 }
 
+/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]). (Not shared with it:
+/// the untraced call keeps its own code, measured the same as before, docs/gjk.md §6.)
+pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+    obs: &mut O,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
+    tol.validate()?;
+    let margin = a.radius() + b.radius();
+    let out = Run::new(a, b, tol, simplex, Mode::Distance).observed(obs)?;
+    Ok(out.rounded(a.radius(), margin))
+}
+
 /// [`distance_unchecked`], stopped early (termination [`Termination::SeparatingAxis`],
 /// the distance then only an upper bound) once a separating plane proves the distance
 /// beyond `margin`; otherwise the same run, so the same answer, as [`distance_unchecked`].
@@ -252,5 +275,26 @@ where
     tol.validate()?;
     let margin = a.radius() + b.radius();
     let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).closest_point()?;
+    Ok(out.intersection(margin))
+}
+
+/// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]), as [`distance_observed`].
+pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
+    a: &A,
+    b: &B,
+    tol: &Tolerances<T>,
+    simplex: &mut Simplex<T, D>,
+    obs: &mut O,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
+    tol.validate()?;
+    let margin = a.radius() + b.radius();
+    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).observed(obs)?;
     Ok(out.intersection(margin))
 }

@@ -177,6 +177,7 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
         b: Point::from(b),
         scale,
         full: part.set == 0b111,
+        via: crate::trace::Solver::SignedVolumes,
     }
 }
 

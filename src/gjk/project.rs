@@ -3,7 +3,7 @@
 //! elongated the simplex (docs/gjk.md §2.4).
 
 use super::{johnson::Johnson, simplex::Closest, simplex::SupportPoint};
-use crate::{Real, dim::Dim};
+use crate::{Real, dim::Dim, trace::Solver};
 use nalgebra::{Const, Point, SVector};
 
 /// The orthogonal projection `v` of the origin onto the affine hull of the vertices in
@@ -205,5 +205,6 @@ where
         b: Point::from(b),
         scale,
         full: set.count_ones() as usize == n,
+        via: Solver::Projection,
     })
 }

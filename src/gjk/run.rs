@@ -5,6 +5,7 @@ use super::{
     Distance, Intersection, Termination,
     accel::{self, Steer},
     johnson::Johnson,
+    observe,
     simplex::{Closest, Simplex, SupportPoint},
 };
 use crate::{
@@ -14,6 +15,7 @@ use crate::{
     real::{all_finite, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
+    trace::Observer,
 };
 use nalgebra::{Const, Point, SVector};
 // f64 math without `std`: libm, through num-traits.
@@ -218,17 +220,25 @@ where
     /// Another criterion or momentum ([`Tolerances::gjk_criterion`],
     /// [`Tolerances::gjk_acceleration`]) runs the same loop compiled with `TUNED`: the
     /// direction, the bound and the stop of steps 1–4 then come from [`Steer`]
-    /// (docs/gjk.md §6–7); plain GJK is compiled without them.
-    pub(crate) fn closest_point(self) -> Result<Outcome<T, D>, QueryError> {
+    /// (docs/gjk.md §6–7); plain GJK is compiled without them. Every step reports to `obs`
+    /// ([`crate::trace`]; nothing for `()`).
+    #[inline(always)]
+    pub(super) fn steered<O: Observer<T, D>>(
+        self,
+        obs: &mut O,
+    ) -> Result<Outcome<T, D>, QueryError> {
         if accel::is_plain(self.tol) {
-            self.iterate::<false>()
+            self.iterate::<false, O>(obs)
         } else {
-            self.iterate::<true>()
+            self.iterate::<true, O>(obs)
         }
     }
 
-    /// [`Run::closest_point`]'s loop, plain GJK or (`TUNED`) the selected variant.
-    fn iterate<const TUNED: bool>(mut self) -> Result<Outcome<T, D>, QueryError> {
+    /// [`Run::steered`]'s loop, plain GJK or (`TUNED`) the selected variant.
+    fn iterate<const TUNED: bool, O: Observer<T, D>>(
+        mut self,
+        obs: &mut O,
+    ) -> Result<Outcome<T, D>, QueryError> {
         let tol = *self.tol;
         let r = Rounding::of(&tol);
         let mut johnson = uses_johnson::<T, D>(&tol).then(Johnson::new);
@@ -277,6 +287,7 @@ where
             let probe = TUNED.then(|| steer.probe(&v, &out, &sp.w));
             let bound = probe.map_or_else(|| plane_bound(&v, out.upper, &sp.w), |p| p.lower);
             out.lower = out.lower.max(bound);
+            observe::support(obs, it, &v, &sp, &out);
             if let Some(margin) = beyond
                 && out.proves_apart(margin)
             {
@@ -320,6 +331,7 @@ where
                 return Ok(out);
             };
             let nc = norm(&c.v);
+            observe::solved(obs, self.simplex, &c, nc);
             if c.full || nc <= out.band {
                 set(&mut out, &c, nc);
                 out.termination = if c.full {

@@ -5,7 +5,7 @@
 //! ([`super::project`]).
 
 use super::{johnson::Johnson, planar, project, volumes};
-use crate::{Real, dim::Dim, tolerance::Rounding};
+use crate::{Real, dim::Dim, tolerance::Rounding, trace::Solver};
 use nalgebra::{Const, Point, SMatrix, SVector};
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]
@@ -48,6 +48,8 @@ pub(crate) struct Closest<T: Real, const D: usize> {
     pub scale: T,
     /// Whether the solution used all `D + 1` vertices (the origin is inside).
     pub full: bool,
+    /// Which part of the subalgorithm decided (traces only, [`crate::trace`]).
+    pub via: Solver,
 }
 
 /// A simplex of at most `D + 1` vertices of `A − B`.
@@ -279,6 +281,7 @@ where
                 b: p.b,
                 scale: crate::real::amax(&p.w),
                 full: false,
+                via: Solver::Vertex,
             });
         }
         let mut scale = T::zero();
@@ -397,7 +400,9 @@ where
                         && self.optimal(&c.v, c.scale, r)
                     {
                         self.bits = set;
-                        return Some(c);
+                        // Johnson's own coordinates, else the projection's (§2.3).
+                        let via = if fast { Solver::Johnson } else { c.via };
+                        return Some(Closest { via, ..c });
                     }
                 }
                 break; // rounding fooled the sign tests
@@ -529,6 +534,7 @@ where
             b: Point::from(b),
             scale,
             full: true,
+            via: Solver::InsideSolve,
         })
     }
 

@@ -353,6 +353,7 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
         b: b.into(),
         scale,
         full: cand.full(),
+        via: crate::trace::Solver::SignedVolumes,
     }
 }
 

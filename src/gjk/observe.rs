@@ -1,0 +1,101 @@
+//! The GJK loop's observer calls ([`crate::trace`]): the run's entry points, with and
+//! without an observer, and the hooks' arguments built from the loop's state. Each hook
+//! runs only for an [`Observer::ACTIVE`] observer, so the untraced run (`()`) is the loop
+//! alone.
+
+use super::{
+    Outcome, Run,
+    simplex::{Closest, Simplex, SupportPoint},
+};
+use crate::{
+    QueryError, Real,
+    dim::Dim,
+    shape::SupportMap,
+    trace::{GjkEnd, GjkSolve, GjkSupport, Observer},
+};
+use nalgebra::{Const, SVector};
+
+impl<T: Real, const D: usize, A, B> Run<'_, T, D, A, B>
+where
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    /// GJK's loop ([`Run::iterate`], docs/gjk.md §3), untraced. Inlined always, so the
+    /// loop is the one function it was before traces existed (docs/gjk.md §6).
+    #[inline(always)]
+    pub(crate) fn closest_point(self) -> Result<Outcome<T, D>, QueryError> {
+        self.observed(&mut ())
+    }
+
+    /// GJK's loop reporting to `obs`: its start, every iteration ([`support`], [`solved`])
+    /// and its end.
+    #[inline(always)]
+    pub(crate) fn observed<O: Observer<T, D>>(
+        self,
+        obs: &mut O,
+    ) -> Result<Outcome<T, D>, QueryError> {
+        if O::ACTIVE {
+            obs.gjk_start();
+        }
+        let out = self.steered(obs);
+        if O::ACTIVE
+            && let Ok(out) = &out
+        {
+            obs.gjk_end(&GjkEnd {
+                v: out.v,
+                a: out.a,
+                b: out.b,
+                lower: out.lower,
+                upper: out.upper,
+                band: out.band,
+                iterations: out.iterations,
+                termination: out.termination,
+            });
+        }
+        out
+    }
+}
+
+/// Iteration `it` took the support point `sp` along `−v`; `out` holds the bounds after it.
+#[inline(always)]
+pub(super) fn support<T: Real, const D: usize, O: Observer<T, D>>(
+    obs: &mut O,
+    it: u32,
+    v: &SVector<T, D>,
+    sp: &SupportPoint<T, D>,
+    out: &Outcome<T, D>,
+) where
+    Const<D>: Dim,
+{
+    if O::ACTIVE {
+        obs.gjk_support(&GjkSupport {
+            iteration: it,
+            dir: *v,
+            point: *sp,
+            lower: out.lower,
+            upper: out.upper,
+        });
+    }
+}
+
+/// The solve left `simplex` with closest point `c` of norm `nc`.
+#[inline(always)]
+pub(super) fn solved<T: Real, const D: usize, O: Observer<T, D>>(
+    obs: &mut O,
+    simplex: &Simplex<T, D>,
+    c: &Closest<T, D>,
+    nc: T,
+) where
+    Const<D>: Dim,
+{
+    if O::ACTIVE {
+        obs.gjk_solve(&GjkSolve {
+            simplex: *simplex,
+            v: c.v,
+            dir: c.dir,
+            norm: nc,
+            solver: c.via,
+        });
+    }
+}
