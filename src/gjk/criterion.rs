@@ -7,9 +7,6 @@
 
 use crate::{Criterion, Real, Tolerances, real::normalize};
 use nalgebra::SVector;
-// f64 math without `std`: libm, through num-traits.
-#[cfg(not(any(feature = "std", test)))]
-use num_traits::Float as _;
 
 /// The largest gap `q` the criterion accepts at upper bound `upper` (docs/gjk.md §6).
 /// The absolute duality gap `g ≤ ε_abs²` is `q ≤ ε_abs · (ε_abs/‖v‖)`; above `‖v‖` it is

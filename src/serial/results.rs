@@ -67,7 +67,7 @@ via!(CastTerminationDef, [], CastTermination, []);
 
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Tolerances")]
-struct TolerancesDef<T> {
+struct TolerancesDef<T: Real> {
     gjk_rel: T,
     gjk_touching: T,
     gjk_resolution: T,
