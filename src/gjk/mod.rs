@@ -174,14 +174,12 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Distance).closest_point()?;
-    Ok(out.rounded(a.radius(), margin))
+    distance_observed(a, b, tol, simplex, &mut ())
 }
 
-/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]). (Not shared with it:
-/// the untraced call keeps its own code, measured the same as before, docs/gjk.md §6.)
+/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]); with `()` it is
+/// [`distance_unchecked`] (`()` is not [`Observer::ACTIVE`]: no hook is compiled in).
+#[inline]
 pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
@@ -272,13 +270,11 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).closest_point()?;
-    Ok(out.intersection(margin))
+    intersects_observed(a, b, tol, simplex, &mut ())
 }
 
 /// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]), as [`distance_observed`].
+#[inline]
 pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,

@@ -21,8 +21,8 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    /// GJK's loop ([`Run::iterate`], docs/gjk.md §3), untraced. Inlined always, so the
-    /// loop is the one function it was before traces existed (docs/gjk.md §6).
+    /// GJK's loop ([`Run::steered`], docs/gjk.md §3), untraced. Inlined always, so the
+    /// untraced loop has no observer call in it.
     #[inline(always)]
     pub(crate) fn closest_point(self) -> Result<Outcome<T, D>, QueryError> {
         self.observed(&mut ())
