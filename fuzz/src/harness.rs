@@ -625,9 +625,10 @@ where
     let gap =
         pback(&c.point_b) - pback(&c.point_a) - back(&c.normal.into_inner()) * f(c.separation);
     let width = (f(c.upper_bound) - f(c.lower_bound)).abs();
-    // Known (docs/testing.md, finding F1): FixedI40F24 EPA's barycentric witnesses on
-    // sliver faces are up to 1e-2 off `separation · normal`; skipped so the fuzzer looks
-    // further. (F3, the same in floats, is fixed: no longer skipped.)
+    // Known (docs/testing.md, finding F1): FixedI40F24 EPA's witnesses on a flat facet
+    // whose sliver face does not hold the depth's foot are up to 1e-2 off
+    // `separation · normal` (4 in a million sweep cases); skipped so the fuzzer looks
+    // further, unless `FUZZ_CHECK_F1` is set. (F3, the same in floats, is fixed.)
     let known = fixed && known_fixed(&c);
     if fine && !known && gap.amax() > acc * 4.0 + width {
         return Err(format!(
@@ -676,7 +677,8 @@ where
 /// The fixed-point contacts of findings F1 and F2 (docs/testing.md): penetrating (EPA's
 /// witnesses) or stopped without convergence.
 fn known_fixed<T: Real, const D: usize>(c: &query::Contact<T, D>) -> bool {
-    c.separation < T::zero() || !c.termination.is_converged()
+    std::env::var_os("FUZZ_CHECK_F1").is_none()
+        && (c.separation < T::zero() || !c.termination.is_converged())
 }
 
 /// The signed distance of `x` to the f64 shape `s` at `pose` (f64 oracle: the contact of

@@ -9,7 +9,7 @@ use crate::{
     linalg::any_axis,
     real::normalize,
     shape::SupportMap,
-    tolerance::Rounding,
+    tolerance::{Rounding, range},
     trace::{EpaStart, EpaStep, Observer},
 };
 use alloc::collections::BinaryHeap;
@@ -454,11 +454,21 @@ impl<T: Real> Polytope3<T> {
         let x = normal.into_inner() * lower;
         let (g, l) = self.locate(f, &x, r);
         let [p, q, s] = self.faces[g as usize].v.map(|i| self.verts[i as usize]);
-        let l = stable_weights(&[p, q, s]).unwrap_or(l);
+        let y = [p, q, s];
+        let own = (stable_weights(&y).unwrap_or(l), normal);
+        // Of the scalar's own weights and normal and the wide ones, those whose witnesses
+        // are nearer `depth · n` apart.
+        let (l, normal) = wide_weights(&y)
+            .filter(|w| mismatch(&y, &w.0, &w.1, lower) <= mismatch(&y, &own.0, &own.1, lower))
+            .map_or(own, |w| (w.0, w.1));
         let sum = l[0] + l[1] + l[2];
         let (point_a, point_b) = if sum > T::zero() {
+            // Weights normalised before they multiply: fixed-point rounds each product to
+            // an absolute ulp, which unnormalised weights (areas of 1e-5) turned into
+            // witnesses 2e-3 off after the division (fuzz sweep, 3D FixedI40F24).
+            let l = l.map(|x| x / sum);
             let mix = |u: &Point3<T>, v: &Point3<T>, w: &Point3<T>| {
-                Point3::from((u.coords * l[0] + v.coords * l[1] + w.coords * l[2]) / sum)
+                Point3::from(u.coords * l[0] + v.coords * l[1] + w.coords * l[2])
             };
             (mix(&p.a, &q.a, &s.a), mix(&p.b, &q.b, &s.b))
         } else {
@@ -537,6 +547,55 @@ impl<T: Real> Polytope3<T> {
         }
         (best.0, best.1)
     }
+}
+
+/// Scalars coarser than `f64` (f32, fixed-point): the witnesses' weights as the closest
+/// point `y = Σ λᵢ yᵢ` of the face's triangle to the origin, computed in `f64` (signed
+/// volumes, docs/gjk.md §2), with the face's unit normal `ŷ` taken from it. On a face a few
+/// thousandths across (the end of EPA on curved cores) the normal computed in the scalar,
+/// the cross product of two short edges, is off in direction by the scalar's rounding
+/// over the edges' squared length: fixed-point rounds each product to an absolute ulp
+/// (a few tenths of a per cent), f32 to its ε relative. The witnesses' difference lies
+/// along the true normal, so it was off `depth · n` by up to 1e-2 in FixedI40F24 (fuzz
+/// sweep, docs/testing.md F1) and 5e-4 in f32 (`tests/fuzz_findings.rs`,
+/// `epa_normal_of_a_small_face_comes_from_its_closest_point`). The vertices convert to
+/// `f64` exactly (f32) or to 2⁻⁵³ relative (fixed-point): exactly rounded arithmetic, as
+/// deterministic as the scalar's own. `None` for `f64` (its own [`stable_weights`] is
+/// accurate) and for a `y` at the origin. Where the origin projects far outside the
+/// triangle (a face whose plane the heap popped but whose triangle lies aside, seen in
+/// fixed-point) `y` is an edge's point and `ŷ` not the normal: the caller keeps whichever
+/// pair [`mismatch`] finds nearer.
+fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Vector3<T>>)> {
+    if T::default_epsilon() < crate::real::lit(range::COARSE_EPSILON) {
+        return None;
+    }
+    let wide = |p: &SupportPoint<T, 3>| -> Option<Vector3<f64>> {
+        let c = |x: T| x.to_subset();
+        Some(Vector3::new(c(p.w.x)?, c(p.w.y)?, c(p.w.z)?))
+    };
+    let ws = [wide(&y[0])?, wide(&y[1])?, wide(&y[2])?];
+    let c = gjk::closest_of_simplex::<f64, 3, _>(&ws, 0b111);
+    let n = Unit::try_new(c.v, 0.0)?;
+    let back = |x: f64| T::from_subset(&x);
+    let n = Unit::try_new(n.map(back), T::zero())?;
+    Some(([back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])], n))
+}
+
+/// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `l`
+/// are from `depth · n` apart (their difference is `−Σ λᵢ yᵢ / Σ λᵢ`). Infinite when the
+/// weights sum to zero or a value has no `f64` form.
+fn mismatch<T: Real>(
+    y: &[SupportPoint<T, 3>; 3],
+    l: &[T; 3],
+    n: &Unit<Vector3<T>>,
+    depth: T,
+) -> f64 {
+    let c = |x: T| x.to_subset().unwrap_or(f64::NAN);
+    let wide = |v: &Vector3<T>| Vector3::new(c(v.x), c(v.y), c(v.z));
+    let sum = c(l[0]) + c(l[1]) + c(l[2]);
+    let mix = (wide(&y[0].w) * c(l[0]) + wide(&y[1].w) * c(l[1]) + wide(&y[2].w) * c(l[2])) / sum;
+    let off = (mix - wide(n.as_ref()) * c(depth)).amax();
+    if off.is_finite() { off } else { f64::INFINITY }
 }
 
 /// The witnesses' weights on the face `y` that holds the origin's projection, when every

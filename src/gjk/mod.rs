@@ -29,6 +29,7 @@ pub(crate) use run::{
     Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, support_limit,
     uses_johnson,
 };
+pub(crate) use volumes::closest as closest_of_simplex;
 
 /// Why an iterative algorithm stopped.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
