@@ -4,10 +4,15 @@
 //! penetration depth) in 2D and 3D; a warm-started moving pair; then casts: rays, a
 //! linear shape cast, a time of impact under rotation and a planner's motion check.
 //!
-//! Pictures (the 2D manifolds, a 2D shape cast) go into `target/tour/`, or into the
-//! directory given as the first argument; the tour never writes into the source tree.
+//! Pictures (SVG: the 2D manifolds, a 2D shape cast, a GJK run and an EPA run drawn from
+//! their traces) go into `target/tour/`, or into the directory given as the first
+//! argument; the tour never writes into the source tree.
 //!
 //! Run: `cargo run --release --example tour [DIR]`
+
+mod pictures;
+mod svg;
+mod traces;
 
 use convex_proximity::{
     Dim, Real, Tolerances,
@@ -302,74 +307,6 @@ fn manifolds<T: Real + std::fmt::Display>(name: &str) {
     }
 }
 
-/// Writes `DIR/manifolds.svg`: three 2D manifolds (shapes, normal, clipped points).
-fn manifold_svg(dir: &std::path::Path) -> std::io::Result<()> {
-    let tol = Tolerances::<f64>::default();
-    let ground = Cuboid::new(Vector2::new(1.2, 0.3));
-    let shapes: [(Cuboid<f64, 2>, Isometry2<f64>); 3] = [
-        (
-            Cuboid::new(Vector2::new(0.5, 0.25)),
-            Isometry2::new(Vector2::new(-2.6, 0.23), 0.0),
-        ),
-        (
-            Cuboid::new(Vector2::new(0.5, 0.25)),
-            Isometry2::new(Vector2::new(0.0, 0.45), 0.5),
-        ),
-        (
-            Cuboid::new(Vector2::new(0.4, 0.4)),
-            Isometry2::new(Vector2::new(2.6, 0.36), 0.05),
-        ),
-    ];
-    let mut svg = String::from(
-        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4.5 -1.8 9 2.6' width='900' height='260'>\n<g transform='scale(1,-1)'>\n",
-    );
-    let poly = |c: &Cuboid<f64, 2>, p: &Isometry2<f64>, fill: &str| {
-        let h = c.half_extents;
-        let pts: Vec<String> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-            .iter()
-            .map(|(sx, sy)| {
-                let q = p * Point2::new(sx * h.x, sy * h.y);
-                format!("{:.4},{:.4}", q.x, q.y)
-            })
-            .collect();
-        format!(
-            "<polygon points='{}' fill='{fill}' stroke='black' stroke-width='0.01'/>\n",
-            pts.join(" ")
-        )
-    };
-    for (k, (shape, pose)) in shapes.iter().enumerate() {
-        let base = Isometry2::translation(-2.6 + 2.6 * k as f64, -0.3);
-        svg += &poly(&ground, &base, "#dde");
-        let m = query::manifold(&base, &ground, pose, shape, 0.02, &tol)
-            .map_err(std::io::Error::other)?;
-        svg += &poly(shape, pose, "#fdb");
-        for p in m.points() {
-            svg += &format!(
-                "<circle cx='{:.4}' cy='{:.4}' r='0.04' fill='red'/>\n",
-                p.point_a.x, p.point_a.y
-            );
-            svg += &format!(
-                "<circle cx='{:.4}' cy='{:.4}' r='0.03' fill='blue'/>\n",
-                p.point_b.x, p.point_b.y
-            );
-            let e = p.point_a + m.normal.into_inner() * 0.4;
-            svg += &format!(
-                "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='green' stroke-width='0.015'/>\n",
-                p.point_a.x, p.point_a.y, e.x, e.y
-            );
-        }
-    }
-    svg += "</g>\n</svg>\n";
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join("manifolds.svg");
-    std::fs::write(&path, svg)?;
-    println!(
-        "\nwrote {} (red: points on A, blue: on B, green: normal from A to B)",
-        path.display()
-    );
-    Ok(())
-}
-
 fn header(title: &str) {
     println!("\n== {title}");
     println!(
@@ -600,17 +537,16 @@ fn main() {
         || std::path::PathBuf::from("target/tour"),
         std::path::PathBuf::from,
     );
-    if let Err(e) = manifold_svg(&dir) {
-        println!("\n(could not write {}/manifolds.svg: {e})", dir.display());
-    }
+    svg::save(&dir, "manifolds.svg", pictures::manifolds);
     warm_start();
     casts::<f64>("f64");
     casts::<f32>("f32");
     #[cfg(feature = "fixed")]
     casts::<simba::scalar::FixedI40F24>("fixed-point I40F24");
-    if let Err(e) = cast_svg(&dir) {
-        println!("\n(could not write {}/cast.svg: {e})", dir.display());
-    }
+    svg::save(&dir, "cast.svg", pictures::cast);
+    println!("\n== traces (2D, f64)");
+    svg::save(&dir, "gjk.svg", traces::gjk);
+    svg::save(&dir, "epa.svg", traces::epa);
 }
 
 /// Prints one cast: the hit (time, normal, points) or why there is none.
@@ -772,102 +708,4 @@ fn casts<T: Real + std::fmt::Display>(name: &str) {
             Err(e) => println!("link swing: error: {e}"),
         }
     }
-}
-
-/// Writes `DIR/cast.svg`: a 2D shape cast — a rotated box thrown at a hull, its positions
-/// along the way (grey), at the hit (orange), the hit points and the normal.
-fn cast_svg(dir: &std::path::Path) -> std::io::Result<()> {
-    use query::{CastOptions, LinearMotion};
-    let tol = Tolerances::<f64>::default();
-    let hull = Polytope::try_new(vec![
-        Point2::new(-0.6, -0.8),
-        Point2::new(0.7, -0.6),
-        Point2::new(0.9, 0.4),
-        Point2::new(0.0, 0.9),
-        Point2::new(-0.8, 0.3),
-    ])
-    .map_err(std::io::Error::other)?;
-    let cube = Cuboid::new(Vector2::new(0.35, 0.2));
-    let start = Isometry2::new(Vector2::new(-3.5, 1.6), 0.6);
-    let vel = Vector2::new(1.5, -0.6);
-    let cast = query::cast_shapes(
-        &LinearMotion::new(Isometry2::identity(), Vector2::zeros()),
-        &hull,
-        &LinearMotion::new(start, vel),
-        &cube,
-        &CastOptions {
-            max_toi: 5.0,
-            ..CastOptions::default()
-        },
-        &tol,
-    )
-    .map_err(std::io::Error::other)?;
-    let hit = cast
-        .hit
-        .ok_or_else(|| std::io::Error::other("the cast should hit"))?;
-    let poly = |pts: Vec<Point2<f64>>, style: &str| {
-        let p: Vec<String> = pts
-            .iter()
-            .map(|q| format!("{:.4},{:.4}", q.x, q.y))
-            .collect();
-        format!("<polygon points='{}' {style}/>\n", p.join(" "))
-    };
-    let corners = |pose: &Isometry2<f64>| {
-        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-            .iter()
-            .map(|(sx, sy)| pose * Point2::new(sx * 0.35, sy * 0.2))
-            .collect::<Vec<_>>()
-    };
-    let mut svg = String::from(
-        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-4.2 -1.4 5.6 3.6' width='840' height='540'>\n<g transform='scale(1,-1) translate(0,-0.8)'>\n",
-    );
-    svg += &poly(
-        hull.points().to_vec(),
-        "fill='#dde' stroke='black' stroke-width='0.01'",
-    );
-    let steps = 6;
-    for k in 0..steps {
-        let t = hit.toi * k as f64 / steps as f64;
-        let pose =
-            Isometry2::from_parts((start.translation.vector + vel * t).into(), start.rotation);
-        svg += &poly(
-            corners(&pose),
-            "fill='none' stroke='#999' stroke-width='0.008'",
-        );
-    }
-    let at = Isometry2::from_parts(
-        (start.translation.vector + vel * hit.toi).into(),
-        start.rotation,
-    );
-    svg += &poly(
-        corners(&at),
-        "fill='#fdb' stroke='black' stroke-width='0.01'",
-    );
-    svg += &format!(
-        "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='#999' stroke-width='0.01' stroke-dasharray='0.05'/>\n",
-        start.translation.x, start.translation.y, at.translation.x, at.translation.y
-    );
-    for (p, color) in [(hit.point_a, "red"), (hit.point_b, "blue")] {
-        svg += &format!(
-            "<circle cx='{:.4}' cy='{:.4}' r='0.035' fill='{color}'/>\n",
-            p.x, p.y
-        );
-    }
-    if let Some(n) = hit.normal {
-        let e = hit.point_a + n.into_inner() * 0.5;
-        svg += &format!(
-            "<line x1='{:.4}' y1='{:.4}' x2='{:.4}' y2='{:.4}' stroke='green' stroke-width='0.015'/>\n",
-            hit.point_a.x, hit.point_a.y, e.x, e.y
-        );
-    }
-    svg += "</g>\n</svg>\n";
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join("cast.svg");
-    std::fs::write(&path, svg)?;
-    println!(
-        "\nwrote {} (a box thrown at a hull: grey on the way, orange at the hit at t = {:.4}; red: point on A, blue: on B, green: normal from A to B)",
-        path.display(),
-        hit.toi
-    );
-    Ok(())
 }
