@@ -37,11 +37,25 @@ impl Variant {
             ..base
         }
     }
+
+    /// The resolution of the variant's verdicts (docs/gjk.md §6): the absolute criteria
+    /// answer `intersects` within `gjk_abs` beyond touching; the relative ones run to a
+    /// proof.
+    pub fn resolution<T: Real>(&self) -> f64 {
+        match self.crit {
+            Criterion::AbsoluteGap | Criterion::AbsoluteDualityGap => {
+                f(self.tolerances::<T>().gjk_abs)
+            }
+            _ => 0.0,
+        }
+    }
 }
 
 /// What the study knows about a pair: where it belongs, its truth and its size.
 #[derive(Clone, Debug)]
 pub struct Meta {
+    /// The corpus case's id, or the generated pair's family and number.
+    pub id: String,
     /// The table row: a corpus category (with its dimension) or a generated family.
     pub group: String,
     /// The generated family's gap label and value (the plots' x), and its vertex count.
@@ -68,8 +82,9 @@ impl Meta {
         }
     }
 
-    pub fn is_clear(&self, s: Scalar) -> bool {
-        !self.boundary && self.signed.abs() > self.clear_band(s)
+    /// Whether the verdict is clear: outside the band, widened by a variant's resolution.
+    pub fn is_clear(&self, s: Scalar, resolution: f64) -> bool {
+        !self.boundary && self.signed.abs() > self.clear_band(s) + resolution
     }
 
     /// The accepted distance error (docs/corpus.md, "scoring").
@@ -95,11 +110,14 @@ pub struct Sample {
     /// `|distance − truth|`, and whether it exceeds the accepted error.
     pub error: f64,
     pub over: bool,
-    /// The distance's sign (0 or not) against a clear truth.
+    /// The distance's sign (0 or not) against a clear truth (clear beyond the variant's
+    /// resolution, [`Variant::resolution`]).
     pub dist_wrong: bool,
     pub int_iterations: u32,
     pub int_ns: f64,
     pub int_wrong: bool,
+    /// Why each query stopped (`None` for a failure).
+    pub terminations: Option<(Termination, Termination)>,
 }
 
 /// How long a timed batch should last at least, and the cap on calls per batch.
@@ -149,12 +167,12 @@ where
     A: SupportMap<T, D>,
     B: SupportMap<T, D>,
 {
-    let clear = meta.is_clear(scalar);
     variants
         .iter()
         .enumerate()
         .map(|(variant, v)| {
             let tol = v.tolerances::<T>();
+            let clear = meta.is_clear(scalar, v.resolution::<T>());
             let mut s = Sample {
                 variant,
                 pair,
@@ -175,9 +193,16 @@ where
             s.capped = d.termination == Termination::MaxIterations;
             s.error = (got - meta.distance).abs();
             s.over = !(s.error <= meta.threshold(scalar));
-            s.dist_wrong = clear && (got > 0.0) == meta.intersecting;
+            // An overlap's distance is 0: within a variant's resolution a positive
+            // distance is its promise kept, not a wrong verdict.
+            s.dist_wrong = if meta.intersecting {
+                clear && got > v.resolution::<T>() + meta.clear_band(scalar)
+            } else {
+                clear && got <= 0.0
+            };
             s.int_iterations = i.iterations;
             s.int_wrong = clear && i.intersects != meta.intersecting;
+            s.terminations = Some((d.termination, i.termination));
             if reps > 0 {
                 s.dist_ns = time(reps, || query::distance(pose_a, a, pose_b, b, &tol));
                 s.int_ns = time(reps, || query::intersection(pose_a, a, pose_b, b, &tol));

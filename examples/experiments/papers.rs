@@ -125,7 +125,7 @@ fn bbox<S: SupportMap<f64, 3>>(s: &S, b: &Body) -> (Vector3<f64>, Vector3<f64>) 
 
 /// Moves `b` along the pair's normal until the reference distance is `gap` (overlaps:
 /// to 1e-2, then pushed through by `1e-2 − gap`), and returns the pair's truth.
-fn place<SA, SB>(sa: &SA, a: &Body, sb: &SB, b: &mut Body, gap: f64, group: String) -> Meta
+fn place<SA, SB>(sa: &SA, a: &Body, sb: &SB, b: &mut Body, gap: f64, id: String) -> Meta
 where
     SA: SupportMap<f64, 3>,
     SB: SupportMap<f64, 3>,
@@ -155,7 +155,9 @@ where
     let (lo, hi) = (la.inf(&lb), ha.sup(&hb));
     let scale = (hi - lo).norm();
     let coord = lo.abs().max().max(hi.abs().max());
+    let group = id.split(' ').next().unwrap_or_default().to_string();
     Meta {
+        id,
         group,
         gap: Some((GAPS.iter().position(|g| *g == gap).unwrap_or(0), gap)),
         vertices: 0,
@@ -200,7 +202,7 @@ pub fn generate(sizes: Sizes) -> Papers {
                 &ellipsoid::<f64>(&xb),
                 &mut b,
                 gap,
-                "ellipsoids".into(),
+                format!("ellipsoids gap {gap:e} #{}", pairs.len()),
             );
             pairs.push((a, b, meta));
         }
@@ -226,7 +228,14 @@ pub fn generate(sizes: Sizes) -> Papers {
                     center: Vector3::zeros(),
                 };
                 let mut b = start(Kind::Hull(first + ib), &mut rng, 2.0);
-                let mut meta = place(&hulls[ia], &a, &hulls[ib], &mut b, gap, format!("hull{n}"));
+                let mut meta = place(
+                    &hulls[ia],
+                    &a,
+                    &hulls[ib],
+                    &mut b,
+                    gap,
+                    format!("hull{n} gap {gap:e} #{}", pairs.len()),
+                );
                 meta.vertices = n;
                 pairs.push((a, b, meta));
             }

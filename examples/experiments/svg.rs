@@ -8,10 +8,11 @@ pub struct Series {
     pub values: Vec<f64>,
 }
 
-/// A qualitative palette (12 colours; ColorBrewer "Paired", reordered so neighbours differ).
-const COLORS: [&str; 12] = [
+/// A qualitative palette (ColorBrewer "Paired" reordered so neighbours differ, then grey,
+/// black and cyan).
+const COLORS: [&str; 14] = [
     "#1f78b4", "#e31a1c", "#33a02c", "#ff7f00", "#6a3d9a", "#b15928", "#a6cee3", "#fb9a99",
-    "#b2df8a", "#fdbf6f", "#cab2d6", "#808080",
+    "#b2df8a", "#fdbf6f", "#cab2d6", "#808080", "#000000", "#17becf",
 ];
 
 const W: f64 = 960.0;
