@@ -192,7 +192,8 @@ where
             s.dist_iterations = d.iterations;
             s.capped = d.termination == Termination::MaxIterations;
             s.error = (got - meta.distance).abs();
-            s.over = !(s.error <= meta.threshold(scalar));
+            // A NaN error counts as over.
+            s.over = s.error.is_nan() || s.error > meta.threshold(scalar);
             // An overlap's distance is 0: within a variant's resolution a positive
             // distance is its promise kept, not a wrong verdict.
             s.dist_wrong = if meta.intersecting {
