@@ -11,8 +11,8 @@
 //! cargo run --release --example experiments -- [--corpus DIR] [--out DIR] [--quick]
 //!     [--scalar f64|f32|fixed|all] [--reps N] [--verbose]
 //! ```
-//! Without `--corpus` only the generated shapes run. `--verbose` lists every wrong verdict
-//! and every capped run. Exit code 2 for a bad option or an
+//! Without `--corpus` only the generated shapes run. `--verbose` lists every wrong verdict,
+//! every distance error over the accepted one and every capped run. Exit code 2 for a bad option or an
 //! unreadable corpus.
 
 #[path = "../../tests/common/corpus.rs"]
@@ -358,7 +358,8 @@ struct Config {
     verbose: bool,
 }
 
-/// Every wrong verdict and capped run of `run`, one line each.
+/// Every wrong verdict, distance error over the accepted one and capped run of `run`, one
+/// line each.
 fn list(run: &Run, metas: &[Meta]) {
     for s in &run.samples {
         let m = &metas[s.pair];
@@ -366,6 +367,7 @@ fn list(run: &Run, metas: &[Meta]) {
             (s.failed, "failed"),
             (s.dist_wrong, "wrong distance verdict"),
             (s.int_wrong, "wrong intersection verdict"),
+            (s.over, "distance error over the accepted one"),
             (s.capped, "capped"),
         ];
         for (hit, text) in what {

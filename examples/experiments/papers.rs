@@ -133,7 +133,7 @@ where
     let tol = reference();
     let pa = pose::<f64>(a);
     let dist = |b: &Body| query::distance(&pa, sa, &pose::<f64>(b), sb, &tol).expect("valid");
-    let goal = gap.max(1e-2);
+    let goal = if gap < 0.0 { 1e-2 } else { gap };
     for _ in 0..12 {
         let d = dist(b);
         let Some(n) = d.normal else { break };
