@@ -65,8 +65,15 @@ impl Axis {
 
     fn ticks(&self) -> Vec<f64> {
         if self.log {
-            let (a, b) = (self.lo.log10() as i32, self.hi.log10() as i32);
-            (a..=b).map(|e| 10f64.powi(e)).collect()
+            // 1, 2 and 5 per decade.
+            let (a, b) = (
+                self.lo.log10().round() as i32,
+                self.hi.log10().round() as i32,
+            );
+            (a..=b)
+                .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+                .filter(|t| *t <= self.hi * (1.0 + 1e-9))
+                .collect()
         } else {
             (0..=5)
                 .map(|i| self.lo + (self.hi - self.lo) * f64::from(i) / 5.0)
