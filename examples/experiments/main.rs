@@ -373,14 +373,16 @@ fn list(run: &Run, metas: &[Meta]) {
         for (hit, text) in what {
             if hit {
                 println!(
-                    "{} {} {}: {text} (truth signed distance {:e}, distance error {:e}, {} iterations; \
-                     terminations {:?})",
+                    "{} {} {}: {text} (truth signed distance {:e}, distance error {:e}, {} iterations, \
+                     bounds [{:e}, {:e}]; terminations {:?})",
                     run.scalar.name(),
                     VARIANTS[s.variant].name,
                     m.id,
                     m.signed,
                     s.error,
                     s.dist_iterations,
+                    s.bounds.0,
+                    s.bounds.1,
                     s.terminations
                 );
             }

@@ -118,6 +118,8 @@ pub struct Sample {
     pub int_wrong: bool,
     /// Why each query stopped (`None` for a failure).
     pub terminations: Option<(Termination, Termination)>,
+    /// The distance's proven bounds.
+    pub bounds: (f64, f64),
 }
 
 /// How long a timed batch should last at least, and the cap on calls per batch.
@@ -204,6 +206,7 @@ where
             s.int_iterations = i.iterations;
             s.int_wrong = clear && i.intersects != meta.intersecting;
             s.terminations = Some((d.termination, i.termination));
+            s.bounds = (f(d.lower_bound), f(d.upper_bound));
             if reps > 0 {
                 s.dist_ns = time(reps, || query::distance(pose_a, a, pose_b, b, &tol));
                 s.int_ns = time(reps, || query::intersection(pose_a, a, pose_b, b, &tol));
