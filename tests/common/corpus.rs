@@ -1,8 +1,9 @@
 //! The development corpus (docs/corpus.md): reading its JSON lines, the evaluation's
 //! thresholds per scalar, and the shapes and poses of a case for any scalar `T` and
-//! dimension `D`. Shared by the correctness runner (`examples/corpus`), the speed runner
-//! (`peers/examples/corpus_speed`) and the format test (`tests/corpus_format.rs`), which
-//! include it with `#[path]`; `runner.rs` beside it holds the rest they share.
+//! dimension `D`. Shared by the correctness runner (`examples/corpus`), the study of the
+//! GJK variants (`examples/experiments`), the speed runner (`peers/examples/corpus_speed`)
+//! and the format test (`tests/corpus_format.rs`), which include it with `#[path]`;
+//! `runner.rs` beside it holds the rest they share.
 #![allow(dead_code)]
 
 use convex_proximity::{

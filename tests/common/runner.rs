@@ -1,5 +1,5 @@
 //! What the corpus runners share besides the corpus itself: running code that may panic,
-//! the command line, medians. Included by `examples/corpus` and
+//! the command line, medians. Included by `examples/corpus`, `examples/experiments` and
 //! `peers/examples/corpus_speed` (and `tests/corpus_format.rs`) with `#[path]`.
 #![allow(dead_code)]
 

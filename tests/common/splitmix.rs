@@ -1,5 +1,6 @@
 //! splitmix64 (Steele, Lea, Flood 2014): the seeded generator behind every test and bench
-//! input (`tests/common`, `benches/common`, `peers/benches/common` include this file).
+//! input (`tests/common`, `benches/common`, `peers/benches/common` and
+//! `examples/experiments` include this file).
 
 /// Advances `state` and returns the next 64 random bits.
 pub fn next_u64(state: &mut u64) -> u64 {
