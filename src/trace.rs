@@ -1,9 +1,9 @@
-//! Per-iteration traces of GJK and EPA (docs/gjk.md §6, docs/epa.md §7).
+//! Per-iteration traces of GJK and EPA (docs/gjk.md §8–9, docs/epa.md §7).
 //!
 //! The loops call an [`Observer`] at fixed points: GJK after each support point, after each
 //! simplex solve and when it stops; EPA on its first polytope, after each support point
 //! and when it stops. The untraced queries pass `()`, whose hooks are empty and whose
-//! [`Observer::ACTIVE`] is `false`: every call compiles to nothing (docs/gjk.md §6 has
+//! [`Observer::ACTIVE`] is `false`: every call compiles to nothing (docs/gjk.md §8 has
 //! the instruction counts). [`Trace`] records everything; the traced queries
 //! ([`crate::query::distance_traced`], [`crate::query::intersection_traced`],
 //! [`crate::query::contact_traced`]) take any observer.
