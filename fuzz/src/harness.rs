@@ -627,7 +627,7 @@ where
     let width = (f(c.upper_bound) - f(c.lower_bound)).abs();
     // Known (docs/testing.md, finding F1): FixedI40F24 EPA's witnesses on a flat facet
     // whose sliver face does not hold the depth's foot are up to 1e-2 off
-    // `separation · normal` (4 in a million sweep cases); skipped so the fuzzer looks
+    // `separation · normal` (2 to 4 in a million sweep cases); skipped so the fuzzer looks
     // further, unless `FUZZ_CHECK_F1` is set. (F3, the same in floats, is fixed.)
     let known = fixed && known_fixed(&c);
     if fine && !known && gap.amax() > acc * 4.0 + width {
