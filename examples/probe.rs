@@ -7,11 +7,12 @@
 //! ```
 //!
 //! Kinds: `distance`, `intersects`, `contact`, `manifold`, `warm` (distance with a cache,
-//! the pair moving a little each step), `fixed` (distance in FixedI40F24). Divide the
+//! the pair moving a little each step), `fixed` (distance in FixedI40F24), `box2` (2D
+//! boxes apart, the pair fast path). Divide the
 //! difference of two runs' totals (N and 2N queries) by N for the cost per query.
 
 use convex_proximity::{Tolerances, gjk::Cache, lit, query, shape::Cuboid};
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry2, Isometry3, Translation3, UnitQuaternion, Vector2, Vector3};
 use std::hint::black_box;
 
 fn main() {
@@ -89,6 +90,19 @@ fn main() {
             for _ in 0..n {
                 let d = query::distance(&pa, &a, black_box(&pb), &b, &tol).unwrap();
                 acc += nalgebra::try_convert::<F, f64>(d.distance).unwrap();
+            }
+        }
+        "box2" => {
+            // 2D boxes apart, rotated: the pair fast path's separating axes and witness.
+            let a = Cuboid::new(Vector2::new(1.0, 0.5));
+            let b = Cuboid::new(Vector2::new(0.5, 0.25));
+            let pa = Isometry2::new(Vector2::new(0.1, -0.2), 0.3);
+            for i in 0..n {
+                let s = 1e-4 * (i % 100) as f64;
+                let pb = Isometry2::new(Vector2::new(2.4 + s, 0.7), 0.9 + s);
+                acc += query::distance(&pa, &a, black_box(&pb), &b, &tol)
+                    .unwrap()
+                    .distance;
             }
         }
         other => panic!("unknown kind {other}"),

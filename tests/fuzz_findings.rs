@@ -1074,7 +1074,7 @@ fn epa_normal_of_a_small_face_comes_from_its_closest_point<T: Real>() {
     let mut deep = 0;
     let mut worst = 0.0f64;
     for i in 0..n {
-        let mut fat = |rng: &mut Rng| {
+        let fat = |rng: &mut Rng| {
             let (e0, e1) = (rng.vector::<3>(-1.0, 1.0), rng.vector::<3>(-1.0, 1.0));
             let r = rng.uniform(1.0, 2.0);
             let cap =

@@ -11,7 +11,7 @@
 
 use super::simplex::{Closest, SupportPoint};
 use crate::Real;
-use nalgebra::{Point, SVector};
+use nalgebra::SVector;
 
 /// A sub-simplex's answer: its slots, their barycentric coordinates, the point and its
 /// squared norm.
@@ -161,20 +161,12 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
     scale: T,
     witnesses: bool,
 ) -> Closest<T, D> {
-    let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
-    if witnesses {
-        for s in 0..3 {
-            if part.set & (1 << s) != 0 {
-                a += pts[s].a.coords * part.lambda[s];
-                b += pts[s].b.coords * part.lambda[s];
-            }
-        }
-    }
+    let w = super::volumes::mix(part.set, &part.lambda, pts, witnesses);
     Closest {
         v: part.v,
         dir: part.v,
-        a: Point::from(a),
-        b: Point::from(b),
+        a: w.a,
+        b: w.b,
         scale,
         full: part.set == 0b111,
         via: crate::trace::Solver::SignedVolumes,

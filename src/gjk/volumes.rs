@@ -11,7 +11,7 @@
 //!   `n·n` neither vanishes nor overflows in fixed-point.
 
 use super::simplex::{Closest, SupportPoint};
-use crate::Real;
+use crate::{Real, linalg::Witnesses};
 use core::ops::Index;
 use nalgebra::SVector;
 
@@ -328,6 +328,30 @@ fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     best.unwrap_or_else(|| Candidate::vertex(y, i))
 }
 
+/// The witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ` over the slots in `set` (both at the origin unless
+/// `witnesses`).
+#[inline]
+pub(crate) fn mix<T: Real, const D: usize>(
+    set: u8,
+    lambda: &[T],
+    pts: &[SupportPoint<T, D>],
+    witnesses: bool,
+) -> Witnesses<T, D> {
+    let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
+    if witnesses {
+        for (s, (p, l)) in pts.iter().zip(lambda).enumerate() {
+            if set & (1 << s) != 0 {
+                a += p.a.coords * *l;
+                b += p.b.coords * *l;
+            }
+        }
+    }
+    Witnesses {
+        a: a.into(),
+        b: b.into(),
+    }
+}
+
 /// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`
 /// (left at the origin without `witnesses`); `scale` is the simplex's largest coordinate
 /// (at least the candidate's).
@@ -337,20 +361,12 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
     scale: T,
     witnesses: bool,
 ) -> Closest<T, D> {
-    let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
-    if witnesses {
-        for s in 0..pts.len() {
-            if cand.set & (1 << s) != 0 {
-                a += pts[s].a.coords * cand.lambda[s];
-                b += pts[s].b.coords * cand.lambda[s];
-            }
-        }
-    }
+    let w = mix(cand.set, &cand.lambda, pts, witnesses);
     Closest {
         v: cand.v,
         dir: cand.dir,
-        a: a.into(),
-        b: b.into(),
+        a: w.a,
+        b: w.b,
         scale,
         full: cand.full(),
         via: crate::trace::Solver::SignedVolumes,
