@@ -22,9 +22,10 @@ use nalgebra::{Const, SVector};
 /// along `v`, `q = ‖v‖ − v̂·w`, at least `κ` times the gap its own plane certifies,
 /// `g_d = ‖v‖ − d̂·w` (`q = g_d` for `d = v`). Since `g_d ≥ ‖v‖ − dist`, every kept step
 /// then has `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence
-/// proof needs, weakened by `κ` (docs/gjk.md §7). A lagging direction fails it: on
-/// ellipsoids 3 apart the normalised update's `q / g_d` fell below 0.25 by its 5th step
-/// and on towards 0 (a run capped at 128 iterations where plain GJK takes 16).
+/// proof needs, weakened by `κ` (docs/gjk.md §7). A direction lagging behind `v` fails
+/// it: on far ellipsoids its `q / g_d` falls towards 0, and without this test the run
+/// converged sublinearly (capped at 128 iterations where plain GJK takes 16:
+/// docs/experiments.md §3.1; `tests/variants.rs`, `lagging_momentum_switches_off_far_apart`).
 const MOMENTUM_ACCURACY: f64 = 0.25;
 
 /// Whether `tol` asks for plain GJK (the default criterion, no momentum): the loop is then
@@ -181,6 +182,11 @@ where
             out.lower,
             probe.along_v,
         )
+    }
+
+    /// Whether this iteration's direction came from the momentum (not `v` itself).
+    pub(crate) fn stepped(&self) -> bool {
+        self.stepped
     }
 
     /// Switches the momentum off for the rest of the run; whether it was on.
