@@ -323,7 +323,12 @@ where
             // A momentum vertex can leave `‖v‖` where it was (the backup below), which
             // proves nothing about `v`: the run then goes back to the simplex before it,
             // without momentum (docs/gjk.md §7).
-            let before = (TUNED && steer.stepped()).then(|| (*self.simplex, johnson));
+            // (An `if`, not `then_some`: the plain loop must not copy the simplex.)
+            let before = if TUNED && steer.stepped() {
+                Some((*self.simplex, johnson))
+            } else {
+                None
+            };
             if self.simplex.push(sp, johnson.as_mut()).is_none() {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
