@@ -524,6 +524,165 @@ fn nesterov_cuts_iterations_on_ellipsoids_near_contact() {
     }
 }
 
+/// The momentum variants.
+const MOMENTA: [Acceleration; 3] = [
+    Acceleration::Nesterov,
+    Acceleration::NesterovNormalized,
+    Acceleration::Polyak,
+];
+
+/// A random ellipsoid pair (semi-axes in [0.2, 1], as the papers') at the signed gap
+/// `gap`, as (A, B) in `T`: B moved along a random direction to gap 1e-2 by bisection on
+/// the plain f64 distance, then along the pair's normal by `gap − 1e-2` (through A for a
+/// negative gap: an overlap). Returns `None` when the plain f64 run does not confirm the
+/// gap's sign (overlap: `Contained`).
+#[allow(clippy::type_complexity)]
+fn ellipsoid_pair<T: Real, const D: usize>(
+    rng: &mut Rng,
+    gap: f64,
+) -> Option<(Transformed<Ball<T>, T, D>, Transformed<Ball<T>, T, D>, f64)>
+where
+    Const<D>: Dim,
+{
+    let (ra, rb) = (rot::<T, D>(rng), rot::<T, D>(rng));
+    let axes = |rng: &mut Rng| SVector::<f64, D>::from_fn(|_, _| rng.uniform(0.2, 1.0));
+    let (aa, ab) = (axes(rng), axes(rng));
+    let dir: SVector<f64, D> = rng.unit();
+    let tol = Tolerances::<f64>::default();
+    let a = ellipsoid::<f64, D>(&ra, &aa, &SVector::zeros());
+    let dist = |c: &SVector<f64, D>| {
+        let b = ellipsoid::<f64, D>(&rb, &ab, c);
+        gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap()
+    };
+    let (mut lo, mut hi) = (0.0, 4.0);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if dist(&(dir * mid)).distance < 1e-2 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let near = dist(&(dir * hi));
+    let cb = dir * hi + near.normal?.into_inner() * (gap - near.distance);
+    let truth = dist(&cb);
+    let confirmed = if gap < 0.0 {
+        truth.termination == Termination::Contained
+    } else {
+        (truth.distance - gap).abs() <= 1e-9
+    };
+    confirmed.then(|| {
+        (
+            ellipsoid::<T, D>(&ra, &aa, &SVector::zeros()),
+            ellipsoid::<T, D>(&rb, &ab, &cb),
+            truth.distance,
+        )
+    })
+}
+
+/// Momentum turned away from `v` on overlapping shapes (`accel.rs`, `Steer::direction`):
+/// the first support point crosses the origin, `v` turns round, and a momentum that keeps
+/// most of its old direction (the normalised update keeps `δ → 1` of it) queries the side
+/// of `A − B` that `v` already lies on. Each support point still promised some descent, so
+/// the simplex crept along the boundary nearest the origin and never enclosed it: before
+/// the fix, `NesterovNormalized` was capped on overlapping pairs in every scalar and
+/// reported the upper bound as a positive distance (docs/experiments.md §3.1: 53 of 100
+/// 3D pairs 0.1 deep), and these cases failed in f32, f64 and fixed point, 2D and 3D. Now a
+/// direction at 90° or more from `v` switches the momentum off: GJK reaches a containing
+/// simplex and answers distance 0, intersecting, in every momentum variant.
+fn momentum_turned_from_v_switches_off_on_overlaps<T: Real, const D: usize>()
+where
+    Const<D>: Dim,
+{
+    let mut rng = Rng(1306);
+    let mut pairs = 0;
+    for i in 0..40 {
+        let Some((a, b, _)) = ellipsoid_pair::<T, D>(&mut rng, -0.1) else {
+            continue;
+        };
+        pairs += 1;
+        for acc in MOMENTA {
+            let tol = Tolerances::<T> {
+                gjk_acceleration: acc,
+                ..Tolerances::default()
+            };
+            let d = gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
+            let what = format!("#{i} {acc:?}: {d:?}");
+            assert!(
+                d.distance == T::zero() && d.termination != Termination::MaxIterations,
+                "overlap 0.1 deep answered apart or capped: {what}"
+            );
+            let hit = gjk::intersects(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
+            assert!(
+                hit.intersects && hit.termination != Termination::MaxIterations,
+                "#{i} {acc:?}: {hit:?}"
+            );
+        }
+    }
+    assert!(pairs >= 30, "only {pairs} overlapping pairs");
+}
+cases!(momentum_turned_from_v_switches_off_on_overlaps, [2 => d2, 3 => d3]);
+
+/// Momentum lagging behind `v` on far strictly convex pairs (`accel.rs`,
+/// `MOMENTUM_ACCURACY`): `d_k` keeps `δ → 1` of `d_{k−1}`, so it turns towards `v` ever
+/// more slowly, and its support points promise a descent `q` that shrinks like `1/k²`,
+/// always above the criterion's threshold: the run converged sublinearly where plain GJK
+/// converges linearly. Before the fix, f64 Nesterov was capped (128) on these pairs
+/// (docs/experiments.md §3.1: the normalised update on 100 of 100 pairs 3 apart); f32 and
+/// fixed point, whose threshold is coarser, took 1.65–1.93× plain GJK's iterations on
+/// them. Now a step promising less than
+/// `κ = 1/4` of the gap its plane certifies switches the momentum off: every run
+/// converges, within 1.5× plain GJK's total iterations, to the plain run's distance.
+fn lagging_momentum_switches_off_far_apart<T: Real, const D: usize>()
+where
+    Const<D>: Dim,
+{
+    let mut rng = Rng(1307);
+    let mut pairs = Vec::new();
+    for gap in [1.0, 3.0] {
+        for _ in 0..20 {
+            pairs.extend(ellipsoid_pair::<T, D>(&mut rng, gap));
+        }
+    }
+    assert!(pairs.len() >= 36, "only {} far pairs", pairs.len());
+    let run = |acc: Acceleration| {
+        let tol = Tolerances::<T> {
+            gjk_acceleration: acc,
+            ..Tolerances::default()
+        };
+        let mut total = 0u32;
+        for (i, (a, b, truth)) in pairs.iter().enumerate() {
+            let d = gjk::distance(a, b, &tol, &mut gjk::Simplex::new()).unwrap();
+            let what = format!("#{i} {acc:?}: {d:?}, truth {truth}");
+            assert!(
+                d.termination != Termination::MaxIterations,
+                "capped: {what}"
+            );
+            // Fixed point at coordinates ~3: the band is a few 1e-5 (a NoProgress stop
+            // 1.02e-4 off, its bounds around the truth).
+            let slack = accuracy::<T>(4.0);
+            assert!(
+                f(d.lower_bound) - slack / 100.0 <= *truth
+                    && *truth <= f(d.upper_bound) + slack / 100.0
+                    && (f(d.distance) - truth).abs() <= 2.0 * slack,
+                "distance off: {what}"
+            );
+            total += d.iterations;
+        }
+        total
+    };
+    let plain = run(Acceleration::None);
+    for acc in MOMENTA {
+        let total = run(acc);
+        println!("{acc:?}: {total} iterations, plain {plain}");
+        assert!(
+            2 * total <= 3 * plain,
+            "{acc:?}: {total} iterations, plain GJK {plain}"
+        );
+    }
+}
+cases!(lagging_momentum_switches_off_far_apart, [2 => d2, 3 => d3]);
+
 /// Iterations per variant over the development corpus (`../shared/corpus`), 3D and 2D f64
 /// `distance` through the general path (`Subalgorithm::SignedVolumes`, the same GJK as the
 /// default but without the closed-form pair paths). A report, not a study:

@@ -4,10 +4,11 @@
 //! docs/gjk.md §6–7.
 //!
 //! The certificate is GJK's: every lower bound is the plane bound `d̂·w` of a support point
-//! `w = s(−d)` along the direction `d` actually queried. Momentum only changes `d`; as soon
-//! as its support point promises no progress beyond the criterion's threshold (or the
-//! rounding band), the momentum is switched off for the rest of the run, so the run ends
-//! on plain GJK steps.
+//! `w = s(−d)` along the direction `d` actually queried. Momentum only changes `d`; it is
+//! switched off for the rest of the run, so the run ends on plain GJK steps, as soon as
+//! its direction turns 90° or more away from `v`, or its support point promises a descent
+//! below [`MOMENTUM_ACCURACY`] of the gap it certifies (or below the criterion's
+//! threshold or the rounding band): docs/gjk.md §7.
 
 use super::{criterion, run::Outcome};
 use crate::{
@@ -16,6 +17,16 @@ use crate::{
     real::{all_finite, lit, norm, normalize},
 };
 use nalgebra::{Const, SVector};
+
+/// The accuracy `κ` a momentum step must keep as a linear-minimisation oracle: its descent
+/// along `v`, `q = ‖v‖ − v̂·w`, at least `κ` times the gap its own plane certifies,
+/// `g_d = ‖v‖ − d̂·w` (`q = g_d` for `d = v`). Since `g_d ≥ ‖v‖ − dist`, every kept step
+/// then has `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence
+/// proof needs, weakened by `κ` (docs/gjk.md §7). A direction lagging behind `v` fails
+/// it: on far ellipsoids its `q / g_d` falls towards 0, and without this test the run
+/// converged sublinearly (capped at 128 iterations where plain GJK takes 16:
+/// docs/experiments.md §3.1; `tests/variants.rs`, `lagging_momentum_switches_off_far_apart`).
+const MOMENTUM_ACCURACY: f64 = 0.25;
 
 /// Whether `tol` asks for plain GJK (the default criterion, no momentum): the loop is then
 /// compiled without any of this module.
@@ -46,8 +57,9 @@ pub(crate) struct Probe<T> {
     pub(crate) lower: T,
     /// `v̂·w` when `d` was `v` itself (a plain step): what the duality gap reads.
     pub(crate) along_v: Option<T>,
-    /// A momentum step whose support point promises no progress: `‖v‖ − v̂·w` (the
-    /// descent `v·(v − w)` over `‖v‖`) within the criterion's threshold or the band.
+    /// A momentum step whose support point promises too little progress: its descent
+    /// `q = ‖v‖ − v̂·w` (`v·(v − w)` over `‖v‖`) within the criterion's threshold or the
+    /// band, or below [`MOMENTUM_ACCURACY`] of the gap `‖v‖ − d̂·w` along `d`.
     pub(crate) stalls: bool,
 }
 
@@ -70,7 +82,12 @@ where
     /// The direction to query at iteration `it` (from 1): `v` (`out.dir`) without
     /// momentum and at `k = it − 1 = 0` (where every update is `v`: `d_{−1} = w_{−1} =
     /// v_0`); from `k = 1` the update of [`Acceleration`]'s variant. A zero or non-finite
-    /// update switches the momentum off.
+    /// update switches the momentum off, and so does one at 90° or more from `v`: its
+    /// plane bound is `d̂·w ≤ d̂·v ≤ 0` (it can prove nothing) and its support point lies
+    /// on the side of `A − B` that `v` already reached. That is how the momentum stalls
+    /// on overlapping shapes: the first support point crosses the origin, `v` turns
+    /// round, the normalised update keeps `δ → 1` of the old direction, and the simplex
+    /// creeps along the boundary nearest the origin without ever enclosing it.
     pub(crate) fn direction(&mut self, it: u32, out: &Outcome<T, D>) -> SVector<T, D> {
         self.stepped = false;
         if it <= 1 {
@@ -100,7 +117,12 @@ where
             }
             _ => return out.dir,
         };
-        match next.filter(|n| all_finite(n) && *n != SVector::<T, D>::zeros()) {
+        // `n̂·v > 0`, read as a plane value (normalised first in fixed-point, where the
+        // product of two short vectors rounds to 0).
+        let ahead = |n: &SVector<T, D>| {
+            criterion::plane_value(n, norm(n), &out.v).is_some_and(|c| c > T::zero())
+        };
+        match next.filter(|n| all_finite(n) && *n != SVector::<T, D>::zeros() && ahead(n)) {
             Some(n) => {
                 self.prev_dir = n;
                 self.stepped = true;
@@ -132,13 +154,22 @@ where
             };
         }
         let p = criterion::plane_value(&out.dir, out.upper, w);
+        let along_d = criterion::plane_value(d, norm(d), w);
         let floor = out.band.max(criterion::threshold(&self.tol, out.upper));
-        let lower = clamp(criterion::plane_value(d, norm(d), w));
+        let kappa = lit::<T>(MOMENTUM_ACCURACY);
+        let stalls = match (p, along_d) {
+            // No descent along [v, w] beyond the threshold or the rounding, or less than
+            // κ of the gap the plane along `d` leaves.
+            (Some(p), Some(pd)) => {
+                let q = out.upper - p;
+                q <= floor || q < (out.upper - pd) * kappa
+            }
+            _ => true,
+        };
         Probe {
-            lower,
+            lower: clamp(along_d),
             along_v: None,
-            // No descent along [v, w] beyond the threshold or the rounding.
-            stalls: p.is_none_or(|p| out.upper - p <= floor),
+            stalls,
         }
     }
 
@@ -151,6 +182,11 @@ where
             out.lower,
             probe.along_v,
         )
+    }
+
+    /// Whether this iteration's direction came from the momentum (not `v` itself).
+    pub(crate) fn stepped(&self) -> bool {
+        self.stepped
     }
 
     /// Switches the momentum off for the rest of the run; whether it was on.

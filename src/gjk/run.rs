@@ -320,6 +320,15 @@ where
                 out.termination = Termination::RepeatedSupport;
                 return Ok(out);
             }
+            // A momentum vertex can leave `‖v‖` where it was (the backup below), which
+            // proves nothing about `v`: the run then goes back to the simplex before it,
+            // without momentum (docs/gjk.md §7).
+            // (An `if`, not `then_some`: the plain loop must not copy the simplex.)
+            let before = if TUNED && steer.stepped() {
+                Some((*self.simplex, johnson))
+            } else {
+                None
+            };
             if self.simplex.push(sp, johnson.as_mut()).is_none() {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
@@ -345,6 +354,12 @@ where
             }
             // Backup (van den Bergen 1999 §4.2): in exact arithmetic ‖v‖ strictly decreases.
             if from_simplex && nc >= out.upper {
+                if let Some((simplex, j)) = before
+                    && steer.switch_off()
+                {
+                    (*self.simplex, johnson) = (simplex, j);
+                    continue;
+                }
                 // The stalled estimate keeps its upper bound, but the new simplex's
                 // direction (a face normal, reorthogonalised) can be the better one: one
                 // support along it may prove the lower bound the old direction could not
