@@ -390,11 +390,21 @@ where
             return Some(c);
         }
         let slack = r.barycentric(D);
+        // Fixed point: Johnson's coordinates certify `v` to the absolute rounding the
+        // optimality condition allows, not its direction (an ulp per component of a
+        // 1e-4 `v` is 1e-3 rad: the plane bound of a vertex 0.6 away fell to 0 at a gap of
+        // 8e-5). The projection's reorthogonalised direction goes first; Johnson's
+        // coordinates remain its fallback (docs/gjk.md §2.2).
+        let passes: &[bool] = if crate::real::is_fixed::<T>() {
+            &[false]
+        } else {
+            &[true, false]
+        };
         let mut s: u8 = 0;
         loop {
             let set = s | nb;
             if !(full && set == self.bits) && j.proper(set) && j.maximal(self.bits, set) {
-                for fast in [true, false] {
+                for &fast in passes {
                     if let Some(c) =
                         project::closest_of(self.pts.as_ref(), set, self.last, slack, Some(j), fast)
                         && self.optimal(&c.v, c.scale, r)
@@ -418,6 +428,17 @@ where
     /// Whether `v` is the closest point of the whole simplex: `v·(yⱼ − v) ≥ 0` for every
     /// vertex (the optimality condition), up to the rounding of those products.
     fn optimal(&self, v: &SVector<T, D>, scale: T, r: &Rounding<T>) -> bool {
+        if crate::real::is_fixed::<T>() {
+            // `v·(yⱼ − v)` of a short `v` is below an ulp (‖v‖ = 2.5e-4 against vertices
+            // 0.01 away: a wrong edge passed, GJK stopped `NoProgress` 1.3e-4 above the
+            // distance), and an ulp of the products is most of a 0.05-wide simplex's
+            // slack (the exact point failed). The condition is homogeneous in `v`: test
+            // it on `u·v` at unit size (a power of two: exact), with the slack of that.
+            let u = pow2_scale(crate::real::amax(v));
+            let a = v * u;
+            let slack = r.optimality_scaled(u, scale, D);
+            return self.points().all(|p| a.dot(&(p.w - v)) >= -slack);
+        }
         let vv = v.norm_squared();
         let slack = r.optimality(crate::real::amax(v), scale, D);
         self.points().all(|p| v.dot(&p.w) - vv >= -slack)
@@ -449,7 +470,7 @@ where
             if let Some(c) =
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, johnson, false)
             {
-                let vv = c.v.norm_squared();
+                let vv = rank(&c.v);
                 if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
                     best = Some((s, c, vv));
                 }
@@ -481,7 +502,7 @@ where
             if let Some(c) =
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, None, false)
             {
-                let vv = c.v.norm_squared();
+                let vv = rank(&c.v);
                 if best.as_ref().is_none_or(|(_, bv)| vv < *bv) {
                     best = Some((c, vv));
                 }
@@ -562,6 +583,19 @@ where
             return None;
         }
         self.solve(johnson.as_deref(), r)
+    }
+}
+
+/// A size of `v` to rank candidate points by (smaller is closer to the origin): `‖v‖²` for
+/// floats; fixed point takes the scaled norm ([`crate::real::norm`]), since `‖v‖²` of a
+/// short `v` is a few ulps (at `‖v‖ = 1.2e-3`, 25 ulps: a triangle's point 1e-5 closer
+/// than its edge's tied with it, the search kept the edge and GJK stopped `NoProgress`).
+#[inline]
+fn rank<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
+    if crate::real::is_fixed::<T>() {
+        crate::real::norm(v)
+    } else {
+        v.norm_squared()
     }
 }
 
