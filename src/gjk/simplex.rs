@@ -457,6 +457,15 @@ where
     ) -> Option<Closest<T, D>> {
         let all = self.bits;
         let slack = r.barycentric(D);
+        // Fixed point: a candidate with the newest vertex within the resolution of one
+        // without it wins. The same point to rounding, but its direction is new: a triangle
+        // (`λ = 3e-7` at its new vertex) tied with its old edge at `‖v‖ = 1e-4`, the edge
+        // was kept, and the stalled run's plane bound along the edge's direction stayed 0.
+        let (tie, nb) = if crate::real::is_fixed::<T>() {
+            (r.band(T::zero()), 1u8 << self.last)
+        } else {
+            (T::zero(), 0)
+        };
         let mut best: Option<(u8, Closest<T, D>, T)> = None;
         let mut s: u8 = 0;
         loop {
@@ -471,7 +480,10 @@ where
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, johnson, false)
             {
                 let vv = rank(&c.v);
-                if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
+                let better = |(bs, _, bv): &(u8, Closest<T, D>, T)| {
+                    vv < *bv || (s & nb != 0 && *bs & nb == 0 && vv <= *bv + tie)
+                };
+                if best.as_ref().is_none_or(better) {
                     best = Some((s, c, vv));
                 }
             }
@@ -802,5 +814,48 @@ mod fixed_tests {
         );
         let err = (v.map(f) - want).amax();
         assert!(err < 5e-7, "{v:?}: off by {err:e}");
+    }
+}
+
+#[cfg(all(test, feature = "fixed"))]
+mod tie_tests {
+    use super::*;
+    use nalgebra::{Point3, Vector3};
+    use simba::scalar::FixedI40F24 as Fx;
+
+    /// Johnson in fixed point on two 100-point hulls 1e-4 apart (GJK's last iteration): an
+    /// edge `y₁y₂` and a new vertex `w` 0.75 away whose triangle holds the closest point at
+    /// `λ_w = 3e-7`. The sign tests reject the triangle, the search found its point an ulp
+    /// farther than the edge's and kept the edge, whose direction proves nothing
+    /// (`NoProgress`, lower bound 0, `intersects` true); the triangle is kept now, and the
+    /// stalled run's bound along its direction proves the pair apart.
+    #[test]
+    fn new_vertex_wins_a_tie_fixed() {
+        let r = Rounding::of(&crate::Tolerances::<Fx>::default());
+        let ys = [
+            Vector3::new(
+                0.11565500497817993,
+                0.5317477583885193,
+                -0.14896917343139648,
+            ),
+            Vector3::new(
+                -0.023600101470947266,
+                -0.10907101631164551,
+                0.03053569793701172,
+            ),
+            Vector3::new(0.08591979742050171, 0.5731474757194519, -0.518583357334137),
+        ];
+        let mut s = Simplex::<Fx, 3>::new();
+        let mut j = Johnson::new();
+        for y in ys {
+            let p = Point3::from(y.map(crate::real::lit::<Fx>));
+            assert!(
+                s.push(SupportPoint::new(p, Point3::origin()), Some(&mut j))
+                    .is_some()
+            );
+        }
+        // The search itself (the run reached it through Johnson's rejected sign tests).
+        let c = s.search(false, &r, Some(&j)).expect("solvable");
+        assert_eq!(s.len(), 3, "{c:?}");
     }
 }
