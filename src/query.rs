@@ -609,6 +609,11 @@ where
 
 /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
 /// first separating axis; shapes closer than the touching tolerance count as touching.
+/// `false` is always proven (a separating plane beyond the rounding band). `true` is
+/// proven touching or overlap, except when GJK stopped without a proof either way (a
+/// stall at the arithmetic's resolution, the iteration cap): then it is the conservative
+/// answer "not proven apart". [`intersection`] tells them apart by its termination
+/// (docs/gjk.md §3).
 ///
 /// # Errors
 /// As [`distance`].

@@ -290,6 +290,15 @@ impl<T: Real> Rounding<T> {
         (self.rel * v_max * lit::<T>((d + 1) as f64) + self.abs) * m
     }
 
+    /// Fixed point: the rounding of `u·v·(y − v)`, `u` the power of two that brought `v`
+    /// to unit size (`|u·v|∞ < 2`), vertices of size `m`: `v`'s error (`abs` per
+    /// component) magnified by `u`, times `m`, and the products' own rounding, an absolute
+    /// ulp each whatever `m` and `u` (`abs` covers the `D` of them).
+    #[inline]
+    pub(crate) fn optimality_scaled(&self, u: T, m: T, d: usize) -> T {
+        (self.rel * lit::<T>(2.0 * (d + 1) as f64) + self.abs * u) * m + self.abs
+    }
+
     /// How thin a simplex of vertices of size `m` may be and still count as flat: 4 times
     /// the rounding of a residual. Calling a sliver flat costs at most its thickness in
     /// depth (a touching answer); calling a flat set a volume gives EPA a simplex of noise

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use convex_proximity::{
-    Real, Termination, Tolerances,
+    Real, Subalgorithm, Termination, Tolerances,
     epa::ContactDim,
     lit, query,
     shape::{Ball, Cuboid, Cylinder, PointShape, Polytope, Transformed},
@@ -479,7 +479,34 @@ fn near_touching_polytopes_get_a_reorthogonalised_direction<T: Real, const D: us
 where
     Const<D>: ContactDim<T, D>,
 {
-    let tol = Tolerances::<T>::default();
+    near_touching_polytopes::<T, D>(&Tolerances::default());
+}
+cases!(near_touching_polytopes_get_a_reorthogonalised_direction, [2 => d2, 3 => d3]);
+
+/// The same pairs under Johnson's subalgorithm. In fixed point its coordinates passed the
+/// optimality condition (whose slack there is the absolute resolution) with `v` an ulp off
+/// per component: a `v` of 8e-5 was 1e-3 rad off in direction, the plane bound of a vertex
+/// 0.6 away fell below 0, and the corpus had 209 separated pairs (5e-6…5e-4 apart)
+/// reported intersecting, lower bound 0, `RepeatedSupport`. Fixed point now takes the
+/// chosen subset's projection, whose direction is reorthogonalised (docs/gjk.md §2.2).
+fn johnson_direction_comes_from_the_projection<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    near_touching_polytopes::<T, D>(&Tolerances {
+        gjk_subalgorithm: Subalgorithm::Johnson,
+        ..Tolerances::default()
+    });
+}
+cases!(johnson_direction_comes_from_the_projection, [2 => d2, 3 => d3]);
+
+/// Box polytopes at short gaps: proven apart, with a lower bound (the body of the two
+/// tests above).
+fn near_touching_polytopes<T: Real, const D: usize>(tol: &Tolerances<T>)
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let tol = *tol;
     let mut rng = Rng(9090);
     let (lo, hi) = if eps::<T>() < 1e-12 {
         (-11.0, -6.0)
@@ -551,7 +578,82 @@ where
         "only {proven} of {n} pairs beyond the clear band"
     );
 }
-cases!(near_touching_polytopes_get_a_reorthogonalised_direction, [2 => d2, 3 => d3]);
+
+/// Ellipsoids (transformed unit balls, semi-axes in [0.2, 1]; ellipses in 2D) 1e-4 apart,
+/// both subalgorithms. Near contact the simplex is small (0.01…0.05 across) and `v` short
+/// (1e-4…1e-3), and fixed point lost the step three ways: the optimality condition
+/// `v·(yⱼ − v) ≥ −slack` is below an ulp there, so it rejected the exact point (its slack
+/// under one ulp of the products) or accepted a wrong edge; the fallback search ranked
+/// candidates by `‖v‖²`, a few ulps, so a triangle 1e-5 closer tied with its edge; and its
+/// projection took products of unscaled small edges. GJK stopped `NoProgress` up to 1e-3
+/// above the distance with lower bound 0, and `intersects` said true for 6 (Johnson: 9) of
+/// 100 such pairs. The condition is now tested on `v` scaled to unit size by a power of
+/// two, candidates are ranked by the scaled norm, and the projection scales its vertices
+/// as signed volumes do (docs/gjk.md §2.3).
+fn short_closest_points_are_certified_at_unit_size<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let reference = Tolerances::<f64> {
+        gjk_rel: 0.0,
+        gjk_max_iterations: 100_000,
+        ..Tolerances::default()
+    };
+    let gap = 1e-4;
+    let n = if cfg!(debug_assertions) { 30 } else { 100 };
+    let id = Pose::<f64, D>::identity();
+    let acc = accuracy::<T>(1.0);
+    for sub in [Subalgorithm::Auto, Subalgorithm::Johnson] {
+        let tol = Tolerances::<T> {
+            gjk_subalgorithm: sub,
+            ..Tolerances::default()
+        };
+        let mut rng = Rng(2022);
+        for i in 0..n {
+            // Each ellipsoid in T, and the same map read back in f64 for the reference.
+            let mut ellipsoid = || {
+                let axes: SVector<f64, D> = rng.vector(0.2, 1.0);
+                let m = (rotation::<D>(&mut rng) * SMatrix::from_diagonal(&axes)).map(lit::<T>);
+                (
+                    Transformed::new(Ball::new(T::one()), m, SVector::zeros()),
+                    Transformed::new(Ball::new(1.0), m.map(f::<T>), SVector::zeros()),
+                )
+            };
+            let ((a, a64), (b, b64)) = (ellipsoid(), ellipsoid());
+            let dist = |at: &SVector<f64, D>| {
+                let pb = translation::<T, D>(at).1;
+                query::distance(&id, &a64, &pb, &b64, &reference).unwrap()
+            };
+            // B moved beyond A along a random direction, then back along the normal.
+            let mut at: SVector<f64, D> = rng.unit::<D>() * 2.5;
+            for _ in 0..4 {
+                let d = dist(&at);
+                at -= d.normal.unwrap().into_inner() * (d.distance - gap);
+            }
+            let truth = dist(&at).distance;
+            let (pa, pb) = (Pose::<T, D>::identity(), translation::<T, D>(&at).0);
+            let d = query::distance(&pa, &a, &pb, &b, &tol).unwrap();
+            let what = format!("{sub:?} #{i}: truth {truth:e}: {d:?}");
+            assert!(
+                !query::intersects(&pa, &a, &pb, &b, &tol).unwrap(),
+                "{what}"
+            );
+            assert!(
+                f(d.lower_bound) > 0.0
+                    && f(d.lower_bound) <= truth + acc / 100.0
+                    && truth <= f(d.upper_bound) + acc / 100.0,
+                "{what}"
+            );
+            // Johnson in fixed point can still stall where one step lowers `‖v‖` by less
+            // than an ulp (#72 in 3D: 1.1e-4 above the distance, `NoProgress`, the bounds
+            // honest; docs/gjk.md §5).
+            if sub == Subalgorithm::Auto || !is_fixed::<T>() {
+                assert!((f(d.distance) - truth).abs() <= acc, "{what}");
+            }
+        }
+    }
+}
+cases!(short_closest_points_are_certified_at_unit_size, [2 => d2, 3 => d3]);
 
 fn tol64() -> Tolerances<f64> {
     Tolerances::default()

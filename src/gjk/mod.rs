@@ -114,7 +114,12 @@ pub struct Distance<T: Real, const D: usize> {
 #[cfg_attr(feature = "serde", serde(rename = "IntersectionDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intersection<T: Real, const D: usize> {
-    /// Whether the shapes touch or overlap (distance within the touching tolerance).
+    /// Whether the shapes touch or overlap (distance within the touching tolerance). `false`
+    /// is proven by a separating plane. `true` is proven when [`Self::termination`] is
+    /// [`Termination::Contained`] or [`Termination::Touching`], or `Converged` (the bounds
+    /// met within the rounding band, or under the absolute criteria within `gjk_abs`);
+    /// after any other stop it means "not proven apart", the conservative answer
+    /// (docs/gjk.md §3).
     pub intersects: bool,
     /// When separated by [`Termination::SeparatingAxis`]: a unit direction from A to B
     /// along which they are apart (cache it for the next query).

@@ -40,18 +40,39 @@ where
             None
         }
     };
-    let y_k = pts[k].w;
+    // Fixed point: the vertices scaled by a power of two into `[1/2, 2)` (exact), as signed
+    // volumes do: products of small edges round to an absolute ulp (a triangle 0.05 across
+    // had `q̃·q̃` of 16 ulps). `λ` does not change; `v` is scaled back at the end.
+    let s = if crate::real::is_fixed::<T>() {
+        let mut m = T::zero();
+        for (j, p) in pts.iter().enumerate() {
+            if set & (1 << j) != 0 {
+                m = m.max(p.w.amax());
+            }
+        }
+        super::simplex::pow2_scale(m)
+    } else {
+        T::one()
+    };
+    let y = |j: usize| {
+        if crate::real::is_fixed::<T>() {
+            pts[j].w * s
+        } else {
+            pts[j].w
+        }
+    };
+    let y_k = y(k);
     let mut idx = <Const<D> as Dim>::slots(0usize);
     let mut q = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
     let mut qq = <Const<D> as Dim>::slots(T::zero());
     let mut r = <Const<D> as Dim>::pairs(T::zero());
     let (idx, q, qq, r) = (idx.as_mut(), q.as_mut(), qq.as_mut(), r.as_mut());
     let mut m = 0;
-    for (j, p) in pts.iter().enumerate() {
+    for j in 0..pts.len() {
         if set & (1 << j) == 0 || j == k {
             continue;
         }
-        let e = p.w - y_k;
+        let e = y(j) - y_k;
         let mut qj = e;
         for i in 0..m {
             r[i * n + m] = div(q[i].dot(&e), qq[i])?;
@@ -79,8 +100,8 @@ where
     // (a power of two: exact), what is left along the edges is `ε` of `v`.
     // Floats keep the corrected point itself (the power of two divides out exactly);
     // fixed-point keeps `v` (its components are an ulp each) and the direction.
-    let s = super::simplex::pow2_scale(v.amax());
-    let mut dir = v * s;
+    let u = super::simplex::pow2_scale(v.amax());
+    let mut dir = v * u;
     let mut again = true;
     for i in 0..m {
         match div(q[i].dot(&dir), qq[i]) {
@@ -92,9 +113,10 @@ where
         }
     }
     let (v, dir) = match (again, crate::real::is_fixed::<T>()) {
-        (false, _) => (v, v),
-        (true, true) => (v, dir),
-        (true, false) => (dir / s, dir),
+        (false, false) => (v, v),
+        (false, true) => (v / s, v),
+        (true, true) => (v / s, dir),
+        (true, false) => (dir / u, dir),
     };
     // Back substitution of R μ = −c (R unit upper triangular).
     let mut mu = <Const<D> as Dim>::slots(T::zero());

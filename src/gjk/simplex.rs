@@ -390,11 +390,21 @@ where
             return Some(c);
         }
         let slack = r.barycentric(D);
+        // Fixed point: Johnson's coordinates certify `v` to the absolute rounding the
+        // optimality condition allows, not its direction (an ulp per component of a
+        // 1e-4 `v` is 1e-3 rad: the plane bound of a vertex 0.6 away fell to 0 at a gap of
+        // 8e-5). The projection's reorthogonalised direction goes first; Johnson's
+        // coordinates remain its fallback (docs/gjk.md §2.2).
+        let passes: &[bool] = if crate::real::is_fixed::<T>() {
+            &[false]
+        } else {
+            &[true, false]
+        };
         let mut s: u8 = 0;
         loop {
             let set = s | nb;
             if !(full && set == self.bits) && j.proper(set) && j.maximal(self.bits, set) {
-                for fast in [true, false] {
+                for &fast in passes {
                     if let Some(c) =
                         project::closest_of(self.pts.as_ref(), set, self.last, slack, Some(j), fast)
                         && self.optimal(&c.v, c.scale, r)
@@ -418,6 +428,17 @@ where
     /// Whether `v` is the closest point of the whole simplex: `v·(yⱼ − v) ≥ 0` for every
     /// vertex (the optimality condition), up to the rounding of those products.
     fn optimal(&self, v: &SVector<T, D>, scale: T, r: &Rounding<T>) -> bool {
+        if crate::real::is_fixed::<T>() {
+            // `v·(yⱼ − v)` of a short `v` is below an ulp (‖v‖ = 2.5e-4 against vertices
+            // 0.01 away: a wrong edge passed, GJK stopped `NoProgress` 1.3e-4 above the
+            // distance), and an ulp of the products is most of a 0.05-wide simplex's
+            // slack (the exact point failed). The condition is homogeneous in `v`: test
+            // it on `u·v` at unit size (a power of two: exact), with the slack of that.
+            let u = pow2_scale(crate::real::amax(v));
+            let a = v * u;
+            let slack = r.optimality_scaled(u, scale, D);
+            return self.points().all(|p| a.dot(&(p.w - v)) >= -slack);
+        }
         let vv = v.norm_squared();
         let slack = r.optimality(crate::real::amax(v), scale, D);
         self.points().all(|p| v.dot(&p.w) - vv >= -slack)
@@ -436,6 +457,15 @@ where
     ) -> Option<Closest<T, D>> {
         let all = self.bits;
         let slack = r.barycentric(D);
+        // Fixed point: a candidate with the newest vertex within the resolution of one
+        // without it wins. The same point to rounding, but its direction is new: a triangle
+        // (`λ = 3e-7` at its new vertex) tied with its old edge at `‖v‖ = 1e-4`, the edge
+        // was kept, and the stalled run's plane bound along the edge's direction stayed 0.
+        let (tie, nb) = if crate::real::is_fixed::<T>() {
+            (r.band(T::zero()), 1u8 << self.last)
+        } else {
+            (T::zero(), 0)
+        };
         let mut best: Option<(u8, Closest<T, D>, T)> = None;
         let mut s: u8 = 0;
         loop {
@@ -449,8 +479,11 @@ where
             if let Some(c) =
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, johnson, false)
             {
-                let vv = c.v.norm_squared();
-                if best.as_ref().is_none_or(|(_, _, bv)| vv < *bv) {
+                let vv = rank(&c.v);
+                let better = |(bs, _, bv): &(u8, Closest<T, D>, T)| {
+                    vv < *bv || (s & nb != 0 && *bs & nb == 0 && vv <= *bv + tie)
+                };
+                if best.as_ref().is_none_or(better) {
                     best = Some((s, c, vv));
                 }
             }
@@ -481,7 +514,7 @@ where
             if let Some(c) =
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, None, false)
             {
-                let vv = c.v.norm_squared();
+                let vv = rank(&c.v);
                 if best.as_ref().is_none_or(|(_, bv)| vv < *bv) {
                     best = Some((c, vv));
                 }
@@ -562,6 +595,19 @@ where
             return None;
         }
         self.solve(johnson.as_deref(), r)
+    }
+}
+
+/// A size of `v` to rank candidate points by (smaller is closer to the origin): `‖v‖²` for
+/// floats; fixed point takes the scaled norm ([`crate::real::norm`]), since `‖v‖²` of a
+/// short `v` is a few ulps (at `‖v‖ = 1.2e-3`, 25 ulps: a triangle's point 1e-5 closer
+/// than its edge's tied with it, the search kept the edge and GJK stopped `NoProgress`).
+#[inline]
+fn rank<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
+    if crate::real::is_fixed::<T>() {
+        crate::real::norm(v)
+    } else {
+        v.norm_squared()
     }
 }
 
@@ -687,5 +733,129 @@ mod tests {
         assert_eq!(pow2_scale(0.0f64), 1.0);
         assert_eq!(pow2_scale(1e12f64) * 1e12, 1e12 * 2f64.powi(-40));
         assert!((0.5..2.0).contains(&(pow2_scale(3e-20f32) * 3e-20)));
+    }
+}
+
+#[cfg(all(test, feature = "fixed"))]
+mod fixed_tests {
+    use super::*;
+    use nalgebra::{Point3, Vector3};
+    use simba::scalar::FixedI40F24 as Fx;
+
+    /// GJK's iteration 10 on two ellipsoids 1e-4 apart (fixed point): a segment and a new
+    /// vertex, 0.05 across, whose triangle's closest point (1.21578e-3 from the origin, in
+    /// its interior) is 1e-5 closer than the segment's (1.22600e-3).
+    fn small_triangle() -> [Vector3<f64>; 3] {
+        [
+            Vector3::new(
+                0.020998835563659668,
+                -0.0333673357963562,
+                0.022930562496185303,
+            ),
+            Vector3::new(
+                -0.03522831201553345,
+                0.05451810359954834,
+                -0.041455209255218506,
+            ),
+            Vector3::new(
+                -0.016300320625305176,
+                0.008378565311431885,
+                -0.007094025611877441,
+            ),
+        ]
+    }
+
+    fn f<T: Real>(x: T) -> f64 {
+        x.to_subset().unwrap()
+    }
+
+    /// The optimality condition of a short `v`: at `‖v‖ = 1.2e-3` against vertices 0.05
+    /// across, `v·(yⱼ − v)` is a few ulps and the slack `(rel·|v|∞·4 + abs)·m` was under
+    /// one, so the exact interior point failed its certificate by rounding and went to the
+    /// search. Tested on `v` at unit size, signed volumes' own answer is kept.
+    #[test]
+    fn short_v_passes_its_certificate_at_unit_size_fixed() {
+        let r = Rounding::of(&crate::Tolerances::<Fx>::default());
+        let mut s = Simplex::<Fx, 3>::new();
+        for y in small_triangle() {
+            let p = Point3::from(y.map(crate::real::lit::<Fx>));
+            assert!(
+                s.push(SupportPoint::new(p, Point3::origin()), None)
+                    .is_some()
+            );
+        }
+        let c = s.solve(None, &r).expect("solvable");
+        let n = f(crate::real::norm(&c.v));
+        assert_eq!(c.via, Solver::SignedVolumes, "{c:?}");
+        assert_eq!(s.len(), 3);
+        assert!((n - 1.2157834772361879e-3).abs() < 1e-7, "{n}");
+    }
+
+    /// The projection of the origin onto the same triangle's plane: products of its
+    /// unscaled edges (`q̃·q̃` about 1e-6, 16 ulps) left `v` off by 1e-6 and more; on the
+    /// vertices scaled by a power of two it is within a few ulps of the exact point.
+    #[test]
+    fn small_simplex_projects_on_scaled_vertices_fixed() {
+        let pts = small_triangle().map(|y| {
+            SupportPoint::new(
+                Point3::from(y.map(crate::real::lit::<Fx>)),
+                Point3::origin(),
+            )
+        });
+        let mut slots = [SupportPoint::new(Point3::origin(), Point3::origin()); 4];
+        slots[..3].copy_from_slice(&pts);
+        let mut lambda = <Const<3> as Dim>::slots(Fx::from_num(0));
+        let (v, _) = super::project::project(&slots, 0b111, 2, &mut lambda).expect("projects");
+        // The exact projection (rational arithmetic on the vertices as stored).
+        let want = Vector3::new(
+            -5.087_760_311_293_243e-5_f64,
+            -7.388_935_061_503_359e-4,
+            -9.641_459_016_097_422e-4,
+        );
+        let err = (v.map(f) - want).amax();
+        assert!(err < 5e-7, "{v:?}: off by {err:e}");
+    }
+}
+
+#[cfg(all(test, feature = "fixed"))]
+mod tie_tests {
+    use super::*;
+    use nalgebra::{Point3, Vector3};
+    use simba::scalar::FixedI40F24 as Fx;
+
+    /// Johnson in fixed point on two 100-point hulls 1e-4 apart (GJK's last iteration): an
+    /// edge `y₁y₂` and a new vertex `w` 0.75 away whose triangle holds the closest point at
+    /// `λ_w = 3e-7`. The sign tests reject the triangle, the search found its point an ulp
+    /// farther than the edge's and kept the edge, whose direction proves nothing
+    /// (`NoProgress`, lower bound 0, `intersects` true); the triangle is kept now, and the
+    /// stalled run's bound along its direction proves the pair apart.
+    #[test]
+    fn new_vertex_wins_a_tie_fixed() {
+        let r = Rounding::of(&crate::Tolerances::<Fx>::default());
+        let ys = [
+            Vector3::new(
+                0.11565500497817993,
+                0.5317477583885193,
+                -0.14896917343139648,
+            ),
+            Vector3::new(
+                -0.023600101470947266,
+                -0.10907101631164551,
+                0.03053569793701172,
+            ),
+            Vector3::new(0.08591979742050171, 0.5731474757194519, -0.518583357334137),
+        ];
+        let mut s = Simplex::<Fx, 3>::new();
+        let mut j = Johnson::new();
+        for y in ys {
+            let p = Point3::from(y.map(crate::real::lit::<Fx>));
+            assert!(
+                s.push(SupportPoint::new(p, Point3::origin()), Some(&mut j))
+                    .is_some()
+            );
+        }
+        // The search itself (the run reached it through Johnson's rejected sign tests).
+        let c = s.search(false, &r, Some(&j)).expect("solvable");
+        assert_eq!(s.len(), 3, "{c:?}");
     }
 }
