@@ -9,7 +9,7 @@ use crate::{
     linalg::any_axis,
     real::normalize,
     shape::SupportMap,
-    tolerance::{Rounding, range},
+    tolerance::Rounding,
     trace::{EpaStart, EpaStep, Observer},
 };
 use alloc::collections::BinaryHeap;
@@ -549,24 +549,22 @@ impl<T: Real> Polytope3<T> {
     }
 }
 
-/// Scalars coarser than `f64` (f32, fixed-point): the witnesses' weights as the closest
-/// point `y = Σ λᵢ yᵢ` of the face's triangle to the origin, computed in `f64` (signed
-/// volumes, docs/gjk.md §2), with the face's unit normal `ŷ` taken from it. On a face a few
-/// thousandths across (the end of EPA on curved cores) the normal computed in the scalar,
-/// the cross product of two short edges, is off in direction by the scalar's rounding
-/// over the edges' squared length: fixed-point rounds each product to an absolute ulp
-/// (a few tenths of a per cent), f32 to its ε relative. The witnesses' difference lies
-/// along the true normal, so it was off `depth · n` by up to 1e-2 in FixedI40F24 (fuzz
-/// sweep, docs/testing.md F1) and 5e-4 in f32 (`tests/fuzz_findings.rs`,
-/// `epa_normal_of_a_small_face_comes_from_its_closest_point`). The vertices convert to
-/// `f64` exactly (f32) or to 2⁻⁵³ relative (fixed-point): exactly rounded arithmetic, as
-/// deterministic as the scalar's own. `None` for `f64` (its own [`stable_weights`] is
-/// accurate) and for a `y` at the origin. Where the origin projects far outside the
-/// triangle (a face whose plane the heap popped but whose triangle lies aside, seen in
-/// fixed-point) `y` is an edge's point and `ŷ` not the normal: the caller keeps whichever
-/// pair [`mismatch`] finds nearer.
+/// Fixed-point only: the witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
+/// face's triangle to the origin, computed in `f64` (signed volumes, docs/gjk.md §2), with
+/// the face's unit normal `ŷ` taken from it. On a face a few thousandths across (the end
+/// of EPA on curved cores) the normal computed in fixed-point, the cross product of two
+/// short edges with each product rounded to an absolute ulp, is a few tenths of a per cent
+/// off in direction; the witnesses' difference lies along the true normal, so it was off
+/// `depth · n` by up to 1e-2 (fuzz sweep, 3D FixedI40F24, docs/testing.md F1). The
+/// vertices convert to `f64` to 2⁻⁵³ relative: exactly rounded arithmetic, as
+/// deterministic as fixed-point. `None` for floats (tried for f32 too: its witness gaps
+/// fell from 5e-4 to 4e-6, but a manifold built on the new normal put a point 5e-2 inside
+/// a shape, fuzz seed 9157405 of `manifold_3d_f32`) and for a `y` at the origin. Where
+/// the origin projects far outside the triangle (a face whose plane the heap popped but
+/// whose triangle lies aside) `y` is an edge's point and `ŷ` not the normal: the caller
+/// keeps whichever pair [`mismatch`] finds nearer.
 fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Vector3<T>>)> {
-    if T::default_epsilon() < crate::real::lit(range::COARSE_EPSILON) {
+    if !crate::real::is_fixed::<T>() {
         return None;
     }
     let wide = |p: &SupportPoint<T, 3>| -> Option<Vector3<f64>> {
