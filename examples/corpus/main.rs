@@ -130,13 +130,7 @@ fn rotation_check(cases: &[Case], dim: usize) -> f64 {
 
 fn parse() -> Result<(Args, Vec<Scalar>, Vec<usize>), String> {
     let args = Args::parse(&OPTIONS)?;
-    let scalars = match args.value("scalar").unwrap_or("all") {
-        "f64" => vec![Scalar::F64],
-        "f32" => vec![Scalar::F32],
-        "fixed" => vec![Scalar::Fixed],
-        "all" => vec![Scalar::F64, Scalar::F32, Scalar::Fixed],
-        s => return Err(format!("--scalar {s}: expected f64, f32, fixed or all")),
-    };
+    let scalars = Scalar::list(args.value("scalar").unwrap_or("all"))?;
     let dims = match args.value("dim").unwrap_or("all") {
         "2" => vec![2],
         "3" => vec![3],

@@ -395,13 +395,7 @@ fn parse() -> Result<Option<Config>, String> {
     if args.flag("help") {
         return Ok(None);
     }
-    let scalars = match args.value("scalar").unwrap_or("all") {
-        "f64" => vec![Scalar::F64],
-        "f32" => vec![Scalar::F32],
-        "fixed" => vec![Scalar::Fixed],
-        "all" => vec![Scalar::F64, Scalar::F32, Scalar::Fixed],
-        s => return Err(format!("--scalar {s}: expected f64, f32, fixed or all")),
-    };
+    let scalars = Scalar::list(args.value("scalar").unwrap_or("all"))?;
     let quick = args.flag("quick");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     Ok(Some(Config {

@@ -230,6 +230,20 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// The scalars a runner's `--scalar` value selects: `f64`, `f32`, `fixed` or `all`.
+    ///
+    /// # Errors
+    /// Any other value, with the message the runners print.
+    pub fn list(value: &str) -> Result<Vec<Self>, String> {
+        match value {
+            "f64" => Ok(vec![Self::F64]),
+            "f32" => Ok(vec![Self::F32]),
+            "fixed" => Ok(vec![Self::Fixed]),
+            "all" => Ok(vec![Self::F64, Self::F32, Self::Fixed]),
+            s => Err(format!("--scalar {s}: expected f64, f32, fixed or all")),
+        }
+    }
+
     /// The name the runners print.
     #[must_use]
     pub fn name(self) -> &'static str {
