@@ -359,6 +359,9 @@ pub(crate) mod allowance {
     pub(crate) const PARALLEL_EDGES_CLIP: f64 = 8.0;
     /// The same test in the closed-form box pair (`pair::boxes`): one ulp.
     pub(crate) const PARALLEL_EDGES_PAIR: f64 = 1.0;
+    /// A face normal `e₁ × e₂` turned by its edges' rounding, per unit of the vertices'
+    /// size times the perimeter over the doubled area (`epa::polytope3`, a needle face).
+    pub(crate) const FACE_NORMAL: f64 = 4.0;
 }
 
 /// The fixed-point range budgets and the float square floors: how far below the type's

@@ -1105,3 +1105,144 @@ fn epa_normal_of_a_small_face_comes_from_its_closest_point<T: Real>() {
     println!("{deep} deep contacts, largest witness gap {worst:e}");
 }
 scalar_cases!(epa_normal_of_a_small_face_comes_from_its_closest_point);
+
+// ------------------------------------------- EPA witnesses on a needle face (any scalar)
+
+/// A capsule deep in the hull of a fat segment and a ball: a cone's ruled side, where
+/// EPA's last face is a needle (two corners 6e-11 apart, f64). The cross product's
+/// rounding turns the needle's normal by 1e-5, the origin's foot lands outside the
+/// triangle, and its weights (±2·10⁴ once normalised) put the witnesses 4e-7 off
+/// `separation · normal` within bounds 5e-12 wide (fuzz seed 9238708 of `query_3d_f64`,
+/// a `NoProgress` stop). The witnesses now come from the triangle's closest point when
+/// its direction is the needle's normal to rounding. Every termination is checked. Rare:
+/// over 100 000 cases of this family (release) the old weights failed once in f64 (1.1e-6
+/// off, case 63270), so the reproduction below is the regression; this keeps the family.
+fn capsule_in_a_cone(rng: &mut Rng) -> [f64; 13] {
+    let mut c = [0.0; 13];
+    for x in c.iter_mut().take(6) {
+        *x = rng.uniform(-1.0, 1.0);
+    }
+    c[6] = rng.uniform(0.1, 0.6);
+    for x in c.iter_mut().skip(7).take(6) {
+        *x = rng.uniform(-1.0, 1.0);
+    }
+    c
+}
+
+fn cone_hull<T: Real>(
+    s: [f64; 6],
+    fat: f64,
+    round: f64,
+) -> convex_proximity::shape::Hull<MinkowskiSum<Segment<T, 3>, Ball<T>>, Ball<T>> {
+    let seg = Segment::new(
+        p::<T, 3>(&Point3::new(s[0], s[1], s[2])),
+        p(&Point3::new(s[3], s[4], s[5])),
+    );
+    convex_proximity::shape::Hull::new(
+        MinkowskiSum::new(seg, Ball::new(lit(fat))),
+        Ball::new(lit(round)),
+    )
+}
+
+fn epa_witnesses_on_a_needle_face_come_from_its_closest_point<T: Real>() {
+    let mut rng = Rng(9238708);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 200 } else { 2000 };
+    let (mut deep, mut worst) = (0, 0.0f64);
+    for i in 0..n {
+        let c = capsule_in_a_cone(&mut rng);
+        let a = convex_proximity::shape::Capsule::new(
+            p::<T, 3>(&Point3::new(c[0], c[1], c[2])),
+            p(&Point3::new(c[3], c[4], c[5])),
+            lit(c[6]),
+        );
+        let (fat, round) = (rng.uniform(0.8, 1.8), rng.uniform(0.3, 1.0));
+        let b = cone_hull::<T>([c[7], c[8], c[9], c[10], c[11], c[12]], fat, round);
+        let (pa, _) = random_pose::<T, 3>(&mut rng, 1.0);
+        let (pb, _) = random_pose::<T, 3>(&mut rng, 1.0);
+        let k = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+        if k.separation >= T::zero() {
+            continue;
+        }
+        deep += 1;
+        let width = f(k.upper_bound) - f(k.lower_bound);
+        let gap = witness_gap(&k);
+        worst = worst.max(gap);
+        assert!(
+            gap <= acc + width,
+            "case {i}: witnesses {gap:e} off (width {width:e}): {k:?}"
+        );
+    }
+    assert!(deep > n / 3, "{deep} deep contacts of {n}");
+    println!("{deep} deep contacts, largest witness gap {worst:e}");
+}
+scalar_cases!(epa_witnesses_on_a_needle_face_come_from_its_closest_point);
+
+/// The sweep's case itself (seed 9238708 of `query_3d_f64`), as it printed it.
+fn epa_witnesses_on_a_needle_face_reproduction<T: Real>() {
+    let a = convex_proximity::shape::Capsule::new(
+        p::<T, 3>(&Point3::new(
+            -0.37261005569542993,
+            0.5283436331731135,
+            -0.4227512016479744,
+        )),
+        p(&Point3::new(
+            0.2385137712672618,
+            0.9518730449378194,
+            0.8143892576485847,
+        )),
+        lit(0.5068596932936599),
+    );
+    let b = cone_hull::<T>(
+        [
+            0.4218966964217594,
+            -0.5840695811398489,
+            0.8145723659113451,
+            -0.48693064774547956,
+            0.8525368123903259,
+            -0.9539787899595635,
+        ],
+        1.6472236209658961,
+        0.9098031586175326,
+    );
+    let (pa, _) = printed_pose::<T>(
+        [
+            0.914614537069505,
+            0.4025457890935624,
+            0.037909580110787794,
+            0.3956943105306163,
+            -0.9104150760693807,
+            0.12070791970406856,
+            0.0831039180474378,
+            -0.09540061293631633,
+            -0.9919639418126749,
+        ],
+        [-0.2894026092927444, -1.6785839627679866, 1.9198596169985502],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            0.06505727087978935,
+            0.2580651224208453,
+            -0.9639346160894876,
+            0.10872038935307449,
+            0.958397561040743,
+            0.26392042726941595,
+            0.9919412424355535,
+            -0.12196928949973158,
+            0.034293789151113946,
+        ],
+        [0.2884870679789424, -1.8258640421149004, 1.4924238956282903],
+    );
+    let k = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    assert!(
+        (f(k.separation) + 1.601046).abs() < 1e-4,
+        "depth 1.601046: {k:?}"
+    );
+    let width = f(k.upper_bound) - f(k.lower_bound);
+    let gap = witness_gap(&k);
+    assert!(
+        gap <= accuracy::<T>(4.0) * 4.0 + width,
+        "witnesses {gap:e} off (width {width:e}): {k:?}"
+    );
+}
+scalar_cases!(epa_witnesses_on_a_needle_face_reproduction);

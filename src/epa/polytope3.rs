@@ -9,7 +9,7 @@ use crate::{
     linalg::any_axis,
     real::normalize,
     shape::SupportMap,
-    tolerance::Rounding,
+    tolerance::{Rounding, allowance, ulps},
     trace::{EpaStart, EpaStep, Observer},
 };
 use alloc::collections::BinaryHeap;
@@ -455,10 +455,21 @@ impl<T: Real> Polytope3<T> {
         let (g, l) = self.locate(f, &x, r);
         let [p, q, s] = self.faces[g as usize].v.map(|i| self.verts[i as usize]);
         let y = [p, q, s];
-        let own = (stable_weights(&y).unwrap_or(l), normal);
+        let stable = stable_weights(&y);
+        let own = (stable.unwrap_or(l), normal);
         // Of the scalar's own weights and normal and the wide ones, those whose witnesses
-        // are nearer `depth · n` apart.
-        let (l, normal) = wide_weights(&y)
+        // are nearer `depth · n` apart: always in fixed-point; in floats only where the
+        // projection lies outside every face the walk reached (its weights extrapolate)
+        // and the closest point's normal is the face's to rounding ([`needle_tilt_ok`]).
+        let outside = stable.is_none() && l.iter().any(|x| *x < T::zero());
+        let wide = if crate::real::is_fixed::<T>() {
+            wide_weights(&y)
+        } else if outside {
+            wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.1))
+        } else {
+            None
+        };
+        let (l, normal) = wide
             .filter(|w| mismatch(&y, &w.0, &w.1, lower) <= mismatch(&y, &own.0, &own.1, lower))
             .map_or(own, |w| (w.0, w.1));
         let sum = l[0] + l[1] + l[2];
@@ -549,7 +560,7 @@ impl<T: Real> Polytope3<T> {
     }
 }
 
-/// Fixed-point only: the witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
+/// The witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
 /// face's triangle to the origin, computed in `f64` (signed volumes, docs/gjk.md §2), with
 /// the face's unit normal `ŷ` taken from it. On a face a few thousandths across (the end
 /// of EPA on curved cores) the normal computed in fixed-point, the cross product of two
@@ -557,16 +568,14 @@ impl<T: Real> Polytope3<T> {
 /// off in direction; the witnesses' difference lies along the true normal, so it was off
 /// `depth · n` by up to 1e-2 (fuzz sweep, 3D FixedI40F24, docs/testing.md F1). The
 /// vertices convert to `f64` to 2⁻⁵³ relative: exactly rounded arithmetic, as
-/// deterministic as fixed-point. `None` for floats (tried for f32 too: its witness gaps
-/// fell from 5e-4 to 4e-6, but a manifold built on the new normal put a point 5e-2 inside
-/// a shape, fuzz seed 9157405 of `manifold_3d_f32`) and for a `y` at the origin. Where
-/// the origin projects far outside the triangle (a face whose plane the heap popped but
-/// whose triangle lies aside) `y` is an edge's point and `ŷ` not the normal: the caller
-/// keeps whichever pair [`mismatch`] finds nearer.
+/// deterministic as fixed-point. `None` for a `y` at the origin. Where the origin
+/// projects far outside the triangle (a face whose plane the heap popped but whose
+/// triangle lies aside) `y` is an edge's point and `ŷ` not the normal: the caller keeps
+/// whichever pair [`mismatch`] finds nearer. Floats take it only on a needle
+/// ([`needle_tilt_ok`]): everywhere, f32's witness gaps fell from 5e-4 to 4e-6, but a
+/// manifold built on a normal 83° from the face's put a point 5e-2 inside a shape (fuzz
+/// seed 9157405 of `manifold_3d_f32`).
 fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Vector3<T>>)> {
-    if !crate::real::is_fixed::<T>() {
-        return None;
-    }
     let wide = |p: &SupportPoint<T, 3>| -> Option<Vector3<f64>> {
         let c = |x: T| x.to_subset();
         Some(Vector3::new(c(p.w.x)?, c(p.w.y)?, c(p.w.z)?))
@@ -577,6 +586,27 @@ fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Ve
     let back = |x: f64| T::from_subset(&x);
     let n = Unit::try_new(n.map(back), T::zero())?;
     Some(([back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])], n))
+}
+
+/// Whether the closest point's direction `c` is the face normal `n` to the normal's own
+/// rounding: `|n × c| · |e₁ × e₂| ≤ FACE_NORMAL · ε · m · (|e₁| + |e₂| + |e₃|)`, the
+/// rounding of the edges (`ε·m` each, `m` the vertices' size) turned by the cross
+/// product over the face's doubled area. On a needle (two corners 6e-11 apart, the end of
+/// EPA on a cone's ruled side) that rounding turns `n` by 1e-5: the origin's foot lands
+/// outside the triangle, the walk finds no face holding it and its weights (±2·10⁴ after
+/// normalising) put the witnesses 4e-7 off `depth · n` within bounds 5e-12 wide (fuzz
+/// seed 9238708 of `query_3d_f64`). Within that tilt `c` is as much the face's normal as
+/// `n`, and its weights lie on the triangle.
+fn needle_tilt_ok<T: Real>(
+    y: &[SupportPoint<T, 3>; 3],
+    n: &Unit<Vector3<T>>,
+    c: &Unit<Vector3<T>>,
+) -> bool {
+    let e = [y[1].w - y[0].w, y[2].w - y[1].w, y[0].w - y[2].w];
+    let area = e[0].cross(&e[1]).norm();
+    let perimeter = e[0].norm() + e[1].norm() + e[2].norm();
+    let m = y.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+    n.cross(c).norm() * area <= ulps::<T>(allowance::FACE_NORMAL) * m * perimeter
 }
 
 /// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `l`
