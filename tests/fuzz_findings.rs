@@ -1246,3 +1246,105 @@ fn epa_witnesses_on_a_needle_face_reproduction<T: Real>() {
     );
 }
 scalar_cases!(epa_witnesses_on_a_needle_face_reproduction);
+
+// ---------------------------------- EPA witnesses on a facet the walk cannot cross (F1)
+
+/// A rounded box swept along a segment deep in a fat capsule's hull with a ball: `A − B`
+/// has a large flat facet (the box's face) that EPA covers with coplanar triangles. In
+/// FixedI40F24 their planes, built from rounded support points, miss the origin's foot by
+/// 4e-6 to 1.4e-5, beyond the band: `locate`'s walk stopped on a triangle beside the foot
+/// and the witnesses came out 0.16 off `separation · normal` (fuzz sweep, `FUZZ_CHECK_F1`,
+/// seed 7455818 of `query_3d_fixed`). The face the line through the foot along the normal
+/// crosses from the front now stands in (`Polytope3::pierced`). Every scalar.
+fn epa_witnesses_come_from_the_pierced_face_reproduction<T: Real>() {
+    let a = MinkowskiSum::new(
+        convex_proximity::shape::Capsule::new(
+            p::<T, 3>(&Point3::new(
+                -0.699671931029221,
+                -0.33092240787365534,
+                -0.7487449454489967,
+            )),
+            p(&Point3::new(
+                -0.15916685740444037,
+                -0.921690699626154,
+                -0.575768673228046,
+            )),
+            lit(0.9111421377889677),
+        ),
+        MinkowskiSum::new(
+            Ball::new(lit::<T>(1.8670244907301443)),
+            Cuboid::new(SVector::<T, 3>::new(
+                lit(0.425658045319295),
+                lit(1.6720691233691922),
+                lit(1.2728152895399405),
+            )),
+        ),
+    );
+    let b = convex_proximity::shape::Hull::new(
+        convex_proximity::shape::Rounded::new(
+            convex_proximity::shape::Capsule::new(
+                p::<T, 3>(&Point3::new(
+                    -0.5166857404440375,
+                    -0.8410009918364233,
+                    -0.7785000381475548,
+                )),
+                p(&Point3::new(
+                    0.11229114213778901,
+                    0.8917830167086289,
+                    -0.25685511558709084,
+                )),
+                lit(0.6003799496452278),
+            ),
+            lit(0.48490043488212403),
+        ),
+        Ball::new(lit::<T>(0.2711100938429847)),
+    );
+    let (pa, _) = printed_pose::<T>(
+        [
+            -0.6416295885013312,
+            0.47349497973900123,
+            -0.6034185738950825,
+            0.5436647967268075,
+            -0.27419566965715736,
+            -0.7932498493799177,
+            -0.541054581312839,
+            -0.8370300107542297,
+            -0.08149049721999908,
+        ],
+        [
+            0.14731059739070718,
+            -0.05978484779125659,
+            -1.0359960326543067,
+        ],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            0.22256389231896295,
+            -0.32578175694400546,
+            0.9188751605513722,
+            -0.9319792315494863,
+            0.20553931107828532,
+            0.298610621984371,
+            -0.2861468605388885,
+            -0.9228325083372068,
+            -0.25787620239137443,
+        ],
+        [
+            -1.631769283588922,
+            -1.1024643320363166,
+            -0.26437781338216215,
+        ],
+    );
+    let k = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+    assert!(
+        (f(k.separation) + 3.82517).abs() < 1e-3,
+        "depth 3.82517: {k:?}"
+    );
+    let width = f(k.upper_bound) - f(k.lower_bound);
+    let gap = witness_gap(&k);
+    assert!(
+        gap <= accuracy::<T>(4.0) * 4.0 + width,
+        "witnesses {gap:e} off (width {width:e}): {k:?}"
+    );
+}
+scalar_cases!(epa_witnesses_come_from_the_pierced_face_reproduction);
