@@ -341,7 +341,7 @@ where
         let probe = self.rotation * SVector::<T, D>::repeat(T::one());
         let dim = lit::<T>(D as f64);
         crate::real::all_finite(&probe)
-            && (probe.norm_squared() - dim).abs() <= dim * lit::<T>(2e-3)
+            && (probe.norm_squared() - dim).abs() <= dim * lit::<T>(crate::tolerance::factor::MOTION_ROTATION)
             && crate::real::all_finite(&self.center.coords)
             && crate::real::all_finite(&self.local_center.coords)
             && crate::real::all_finite(&self.linear)
@@ -354,14 +354,15 @@ where
 /// support values along the `3^D − 1` directions `{−1, 0, 1}^D` normalised — every unit
 /// `e` is within the net's covering angle of one of them, `n·e ≥ κ`, so
 /// `‖x − c‖ ≤ max_n (h(n) − n·c) / κ` — and the box of the axis support values; the smaller
-/// of the two, with 64 ulps of slack for the rounding.
+/// of the two, with `CORE_REACH` ulps of slack for the rounding
+/// (`tolerance::allowance`).
 pub(crate) fn core_reach<T, const D: usize, S>(shape: &S, c: &Point<T, D>) -> T
 where
     T: Real,
     Const<D>: RotationDim<T, D>,
     S: SupportMap<T, D> + ?Sized,
 {
-    let eps64 = T::default_epsilon() * lit::<T>(64.0);
+    let eps64 = crate::tolerance::ulps::<T>(crate::tolerance::allowance::CORE_REACH);
     let slack = |r: T| r * (T::one() + eps64) + eps64 * (T::one() + c.coords.amax());
     match shape.primitive() {
         Some(Primitive::Ball { .. }) => return slack(norm(&c.coords)),

@@ -371,7 +371,7 @@ where
         let (mut armed, mut last_normal) = (true, None);
         // The advancement converges linearly: it stops within 16 touching bands of the
         // margin (f64: ~1.5e-8 × the pair's size), where a step would gain less.
-        let accuracy = crate::real::lit::<T>(16.0);
+        let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
         loop {
             if steps == options.max_steps {
                 return Ok(stalled(

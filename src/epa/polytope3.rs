@@ -188,7 +188,7 @@ impl<T: Real> Polytope3<T> {
             let (n, fv) = (f.n, f.v);
             let w = support(a, b, &n, limit)?;
             iterations += 1;
-            if round >= 16 || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
+            if round >= crate::tolerance::factor::CONTAIN_ROUNDS || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
                 let p = super::nearest(&self.verts, fv.iter().map(|&i| i as usize), tol);
                 return Ok(Start::Done(touching(
                     &p,

@@ -620,9 +620,10 @@ pub(super) fn pow2_scale<T: Real>(m: T) -> T {
     let (lo, hi) = if fixed {
         (crate::real::lit::<T>(0.5), T::max_value().unwrap_or(m))
     } else {
+        let range = crate::tolerance::range::SIGNED_VOLUME_RANGE;
         (
-            crate::real::lit::<T>(9.313225746154785e-10),
-            crate::real::lit::<T>(1073741824.0),
+            crate::real::lit::<T>(1.0 / range),
+            crate::real::lit::<T>(range),
         )
     };
     if !(m > T::zero()) || (m >= lo && m <= hi) {
