@@ -188,7 +188,10 @@ impl<T: Real> Polytope3<T> {
             let (n, fv) = (f.n, f.v);
             let w = support(a, b, &n, limit)?;
             iterations += 1;
-            if round >= crate::tolerance::factor::CONTAIN_ROUNDS || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
+            if round >= crate::tolerance::factor::CONTAIN_ROUNDS
+                || n.dot(&w.w) <= flat
+                || self.verts.iter().any(|p| p.w == w.w)
+            {
                 let p = super::nearest(&self.verts, fv.iter().map(|&i| i as usize), tol);
                 return Ok(Start::Done(touching(
                     &p,
@@ -212,7 +215,7 @@ impl<T: Real> Polytope3<T> {
 
     /// Adds face `v` (any orientation), with its plane; `adj` is filled by `orient_and_link`.
     fn add_face(&mut self, v: [u32; 3]) -> u32 {
-        let (n, dist) = self.plane(v);
+        let Plane { n, dist } = self.plane(v);
         self.faces.push(Face {
             v,
             adj: [EdgeRef::NONE; 3],
@@ -225,7 +228,7 @@ impl<T: Real> Polytope3<T> {
 
     /// The outward unit normal (for counter-clockwise `v`) and the plane's distance from the
     /// origin; a zero normal and an infinite distance for a degenerate triangle.
-    fn plane(&self, v: [u32; 3]) -> (Vector3<T>, T) {
+    fn plane(&self, v: [u32; 3]) -> Plane<T> {
         let [p, q, r] = v.map(|i| self.verts[i as usize].w);
         match normalize(&(q - p).cross(&(r - p))) {
             Some(n) => {
@@ -236,9 +239,15 @@ impl<T: Real> Polytope3<T> {
                     .fold(None, |m: Option<T>, x| {
                         Some(m.map_or(x, |m| if x.abs() < m.abs() { x } else { m }))
                     });
-                (n.into_inner(), d.unwrap_or(T::zero()))
+                Plane {
+                    n: n.into_inner(),
+                    dist: d.unwrap_or(T::zero()),
+                }
             }
-            None => (Vector3::zeros(), T::max_value().unwrap_or(T::one())),
+            None => Plane {
+                n: Vector3::zeros(),
+                dist: T::max_value().unwrap_or(T::one()),
+            },
         }
     }
 
@@ -251,7 +260,7 @@ impl<T: Real> Polytope3<T> {
             let f = &self.faces[i];
             if f.n.dot(&(self.verts[f.v[0] as usize].w - c)) < T::zero() {
                 let v = [f.v[0], f.v[2], f.v[1]];
-                let (n, dist) = self.plane(v);
+                let Plane { n, dist } = self.plane(v);
                 self.faces[i].v = v;
                 self.faces[i].n = n;
                 self.faces[i].dist = dist;
@@ -452,15 +461,20 @@ impl<T: Real> Polytope3<T> {
         let lower = face.dist.max(T::zero());
         let normal = Unit::try_new(face.n, T::zero()).unwrap_or_else(any_axis);
         let x = normal.into_inner() * lower;
-        let (g, l) = self.locate(f, &x, r);
-        let [p, q, s] = self.faces[g as usize].v.map(|i| self.verts[i as usize]);
+        let at = self.locate(f, &x, r);
+        let [p, q, s] = self.faces[at.face as usize]
+            .v
+            .map(|i| self.verts[i as usize]);
         let y = [p, q, s];
-        let own = (stable_weights(&y).unwrap_or(l), normal);
+        let own = Weights {
+            lambda: stable_weights(&y).unwrap_or(at.lambda),
+            normal,
+        };
         // Of the scalar's own weights and normal and the wide ones, those whose witnesses
         // are nearer `depth · n` apart.
-        let (l, normal) = wide_weights(&y)
-            .filter(|w| mismatch(&y, &w.0, &w.1, lower) <= mismatch(&y, &own.0, &own.1, lower))
-            .map_or(own, |w| (w.0, w.1));
+        let Weights { lambda: l, normal } = wide_weights(&y)
+            .filter(|w| mismatch(&y, w, lower) <= mismatch(&y, &own, lower))
+            .unwrap_or(own);
         let sum = l[0] + l[1] + l[2];
         let (point_a, point_b) = if sum > T::zero() {
             // Weights normalised before they multiply: fixed-point rounds each product to
@@ -512,7 +526,7 @@ impl<T: Real> Polytope3<T> {
     /// extrapolates past the face's vertices, off the shapes (fuzz sweep, 3D f64: a
     /// contact witness 1.9e-4 outside a box-swept segment). The face of the largest
     /// smallest coordinate seen is kept if the walk does not reach one that holds `x`.
-    fn locate(&self, f: u32, x: &Vector3<T>, r: &Rounding<T>) -> (u32, [T; 3]) {
+    fn locate(&self, f: u32, x: &Vector3<T>, r: &Rounding<T>) -> Located<T> {
         let score = |l: &[T; 3]| {
             let sum = l[0] + l[1] + l[2];
             let min = l[0].min(l[1]).min(l[2]);
@@ -545,8 +559,38 @@ impl<T: Real> Polytope3<T> {
                 best = (g, l, sc);
             }
         }
-        (best.0, best.1)
+        Located {
+            face: best.0,
+            lambda: best.1,
+        }
     }
+}
+
+/// A face's plane ([`Polytope3::plane`]).
+#[derive(Clone, Copy, Debug)]
+struct Plane<T> {
+    /// The outward unit normal (for counter-clockwise vertices); zero if degenerate.
+    n: Vector3<T>,
+    /// The plane's distance from the origin along `n`; the largest value if degenerate.
+    dist: T,
+}
+
+/// Where a point of a face's plane lies on the polytope ([`Polytope3::locate`]).
+#[derive(Clone, Copy, Debug)]
+struct Located<T> {
+    /// The face whose triangle holds the point (or comes nearest to).
+    face: u32,
+    /// The point's barycentric coordinates on that face.
+    lambda: [T; 3],
+}
+
+/// Witness weights with the normal they go with ([`wide_weights`] or the scalar's own).
+#[derive(Clone, Copy, Debug)]
+struct Weights<T: Real> {
+    /// The barycentric weights of the face's vertices (not normalised).
+    lambda: [T; 3],
+    /// The contact normal.
+    normal: Unit<Vector3<T>>,
 }
 
 /// Fixed-point only: the witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
@@ -563,7 +607,7 @@ impl<T: Real> Polytope3<T> {
 /// the origin projects far outside the triangle (a face whose plane the heap popped but
 /// whose triangle lies aside) `y` is an edge's point and `ŷ` not the normal: the caller
 /// keeps whichever pair [`mismatch`] finds nearer.
-fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Vector3<T>>)> {
+fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<Weights<T>> {
     if !crate::real::is_fixed::<T>() {
         return None;
     }
@@ -576,18 +620,17 @@ fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Ve
     let n = Unit::try_new(c.v, 0.0)?;
     let back = |x: f64| T::from_subset(&x);
     let n = Unit::try_new(n.map(back), T::zero())?;
-    Some(([back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])], n))
+    Some(Weights {
+        lambda: [back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])],
+        normal: n,
+    })
 }
 
-/// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `l`
-/// are from `depth · n` apart (their difference is `−Σ λᵢ yᵢ / Σ λᵢ`). Infinite when the
+/// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `λ`
+/// of `w` are from `depth · n` apart (`n` the normal of `w`) (their difference is `−Σ λᵢ yᵢ / Σ λᵢ`). Infinite when the
 /// weights sum to zero or a value has no `f64` form.
-fn mismatch<T: Real>(
-    y: &[SupportPoint<T, 3>; 3],
-    l: &[T; 3],
-    n: &Unit<Vector3<T>>,
-    depth: T,
-) -> f64 {
+fn mismatch<T: Real>(y: &[SupportPoint<T, 3>; 3], w: &Weights<T>, depth: T) -> f64 {
+    let (l, n) = (&w.lambda, &w.normal);
     let c = |x: T| x.to_subset().unwrap_or(f64::NAN);
     let wide = |v: &Vector3<T>| Vector3::new(c(v.x), c(v.y), c(v.z));
     let sum = c(l[0]) + c(l[1]) + c(l[2]);

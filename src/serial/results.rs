@@ -169,10 +169,9 @@ where
     <Const<D> as RotationDim<T, D>>::Angular: Serialize,
 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (rotation, center) = self.start();
         RigidMotionRepr {
-            rotation: *rotation,
-            center: *center,
+            rotation: *self.start_rotation(),
+            center: *self.start_center(),
             local_center: self.local_center(),
             linear: self.linear_velocity(),
             angular: self.angular_velocity(),
