@@ -21,7 +21,7 @@ use nalgebra::{Const, Isometry, Point, SMatrix, SVector, Unit};
 mod capped;
 mod touching;
 mod traced;
-use touching::{touching_contact, touching_cores};
+use touching::{penetrating_cores, touching_contact, touching_cores};
 pub use traced::{contact_traced, distance_traced, intersection_traced};
 
 pub use crate::cast::{
@@ -901,22 +901,7 @@ where
     if p.termination == Termination::Touching {
         return Ok(touching_cores(&core, &p, ra, rb));
     }
-    let n = p.normal.into_inner();
-    let mut upper_bound = -(p.lower_bound + margin);
-    if core.termination != Termination::Contained {
-        upper_bound = upper_bound.max(core.upper - margin);
-    }
-    upper_bound += core.band;
-    Ok(Contact {
-        separation: -(p.depth + margin),
-        normal: p.normal,
-        point_a: p.point_a + n * ra,
-        point_b: p.point_b - n * rb,
-        lower_bound: -(p.upper_bound + margin) - core.band,
-        upper_bound,
-        iterations: core.iterations + p.iterations,
-        termination: p.termination,
-    })
+    Ok(penetrating_cores(&core, &p, ra, rb))
 }
 
 /// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points

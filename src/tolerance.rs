@@ -53,6 +53,18 @@ pub struct Tolerances<T> {
     /// GJK's search direction (docs/gjk.md §7). Default [`Acceleration::None`]: the
     /// current closest point `v`, van den Bergen's GJK.
     pub gjk_acceleration: Acceleration,
+    /// The accuracy `κ` a momentum step of [`Tolerances::gjk_acceleration`] must keep
+    /// (unitless; docs/gjk.md §7): its descent along `v`, `q = ‖v‖ − v̂·w`, at least `κ`
+    /// times the gap its own plane certifies, `g_d = ‖v‖ − d̂·w`, or the momentum is
+    /// switched off for the rest of the run. Every kept step then has
+    /// `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence proof
+    /// needs, weakened by `κ`; a direction lagging behind `v` fails it (without the test
+    /// far ellipsoids converged sublinearly, capped at 128 iterations where plain GJK
+    /// takes 16: docs/experiments.md §3.1). Larger costs momentum steps near contact,
+    /// smaller leaves far pairs slower. Read, and checked by [`Tolerances::validate`],
+    /// only when `gjk_acceleration` is not [`Acceleration::None`]. Default 1/4. Range
+    /// `[0, 1]`.
+    pub gjk_momentum_accuracy: T,
     /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
     /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
     pub gjk_max_iterations: u32,
@@ -98,6 +110,7 @@ impl<T: Real> Default for Tolerances<T> {
             gjk_criterion: Criterion::RelativeGap,
             gjk_abs: eps * lit(8.0),
             gjk_acceleration: Acceleration::None,
+            gjk_momentum_accuracy: lit(0.25),
             gjk_max_iterations: 128,
             epa_rel: eps128,
             epa_max_iterations: 1024,
@@ -108,7 +121,8 @@ impl<T: Real> Default for Tolerances<T> {
 }
 
 impl<T: Real> Tolerances<T> {
-    /// Checks every field against its documented range.
+    /// Checks every field against its documented range (the momentum's accuracy only with
+    /// momentum: it is read only then).
     ///
     /// # Errors
     /// [`QueryError::InvalidTolerance`] naming the first field that is NaN, negative or
@@ -118,13 +132,14 @@ impl<T: Real> Tolerances<T> {
         // One short-circuit test on the hot path (every query runs it); the field to name
         // is found only on failure.
         let unit = |x: T| x >= T::zero() && x < T::one();
+        // Non-negative and finite in two comparisons: NaN fails the first, +∞ the second.
+        let length = |x: T| x >= T::zero() && T::max_value().is_none_or(|m| x <= m);
         let a = self.manifold_min_alignment;
         let ok = unit(self.gjk_rel)
             && unit(self.gjk_touching)
-            && self.gjk_resolution >= T::zero()
-            && crate::real::finite(self.gjk_resolution)
-            && self.gjk_abs >= T::zero()
-            && crate::real::finite(self.gjk_abs)
+            && length(self.gjk_resolution)
+            && length(self.gjk_abs)
+            && (self.gjk_acceleration == Acceleration::None || self.momentum_accuracy_ok())
             && self.gjk_max_iterations != 0
             && unit(self.epa_rel)
             && self.epa_max_iterations != 0
@@ -132,6 +147,13 @@ impl<T: Real> Tolerances<T> {
             && a > T::zero()
             && a <= T::one();
         if ok { Ok(()) } else { self.first_invalid() }
+    }
+
+    /// Whether [`Tolerances::gjk_momentum_accuracy`] is in `[0, 1]`.
+    #[inline]
+    fn momentum_accuracy_ok(&self) -> bool {
+        let k = self.gjk_momentum_accuracy;
+        k >= T::zero() && k <= T::one()
     }
 
     /// The first invalid field's error (the cold half of [`Tolerances::validate`]).
@@ -154,6 +176,11 @@ impl<T: Real> Tolerances<T> {
         }
         if !(self.gjk_abs >= T::zero()) || !crate::real::finite(self.gjk_abs) {
             return Err(QueryError::InvalidTolerance { field: "gjk_abs" });
+        }
+        if self.gjk_acceleration != Acceleration::None && !self.momentum_accuracy_ok() {
+            return Err(QueryError::InvalidTolerance {
+                field: "gjk_momentum_accuracy",
+            });
         }
         if self.gjk_max_iterations == 0 {
             return Err(QueryError::InvalidTolerance {
@@ -362,6 +389,14 @@ pub(crate) mod allowance {
     /// A face normal `e₁ × e₂` turned by its edges' rounding, per unit of the vertices'
     /// size times the perimeter over the doubled area (`epa::polytope3`, a needle face).
     pub(crate) const FACE_NORMAL: f64 = 4.0;
+    /// An edge of a simplex, less its components along the edges before it, at most this
+    /// per unit of its vertices' size is dependent on them: Gram–Schmidt on the edges
+    /// skips it (`cast::sweep`, the facet normal).
+    pub(crate) const INDEPENDENT_EDGE: f64 = 1024.0;
+    /// The reach of a rotation about a shape's centre, relative and absolute: the
+    /// rounding of the support values and the division by the net's cosine
+    /// (`cast::motion::core_reach`).
+    pub(crate) const CORE_REACH: f64 = 64.0;
 }
 
 /// The fixed-point range budgets and the float square floors: how far below the type's
@@ -391,6 +426,11 @@ pub(crate) mod range {
     pub(crate) const SQUARE_FLOOR_F64: f64 = 1e-138;
     /// An epsilon above this is f32's (or coarser): [`SQUARE_FLOOR_F32`] applies.
     pub(crate) const COARSE_EPSILON: f64 = 1e-10;
+    /// Floats: the signed volumes (degree 3) are formed as they are for a simplex whose
+    /// largest coordinate is within `[1 / SIGNED_VOLUME_RANGE, SIGNED_VOLUME_RANGE]`
+    /// (2³⁰); outside it, scaled by a power of two to unit size
+    /// (`gjk::simplex::pow2_scale`).
+    pub(crate) const SIGNED_VOLUME_RANGE: f64 = 1_073_741_824.0;
 }
 
 /// The unitless factors and counts that are neither rounding nor range: a feature's tilt,
@@ -407,6 +447,31 @@ pub(crate) mod factor {
     /// EPA's `grow` (a simplex grown to contain the origin) tries at most this many rounds
     /// per vertex of the `D`-simplex, `GROW_ROUNDS_PER_VERTEX · (D + 1)` (`epa::grow`).
     pub(crate) const GROW_ROUNDS_PER_VERTEX: usize = 16;
+    /// EPA 3D's start replaces a vertex of its simplex at most this many times to get the
+    /// origin inside; then the contact is touching across the nearest face
+    /// (`epa::polytope3`).
+    pub(crate) const CONTAIN_ROUNDS: usize = 16;
+    /// The closed forms of the box and round pairs stand in for GJK and EPA only when
+    /// both caps are at least this (boxes take about 10 support points): a lower cap is a
+    /// request the general path honours as documented (`pair::honours`).
+    pub(crate) const CLOSED_FORM_MIN_ITERATIONS: u32 = 32;
+    /// A linear cast's probe moves B this many touching bands along the motion to tell a
+    /// grazing contact from an approach (`cast::linear`).
+    pub(crate) const PROBE_BANDS: f64 = 64.0;
+    /// Float sweeps take the plane test on the facet normal (not on `v`) within this many
+    /// touching bands of the margin, where `v`'s rounding (ε·size) could tilt the plane by
+    /// more than the band (`cast::sweep`; 2¹⁶).
+    pub(crate) const FACET_NORMAL_BANDS: f64 = 65536.0;
+    /// A fixed-point sweep that stalls, after its restart, within this many touching bands
+    /// of the margin has reached it: its resolution there (docs/casts.md §1,
+    /// `cast::sweep`).
+    pub(crate) const FIXED_STALL_BANDS: f64 = 16.0;
+    /// Conservative advancement converges linearly: it stops within this many touching
+    /// bands of the margin, where a step would gain less (`cast::toi`).
+    pub(crate) const TOI_ACCURACY_BANDS: f64 = 16.0;
+    /// A motion's rotation is a rotation when `R·(1, …, 1)` keeps its squared length `D`
+    /// within this fraction of `D` (`cast::motion`, checked on deserialised motions).
+    pub(crate) const MOTION_ROTATION: f64 = 2e-3;
 }
 
 /// Whether `|small| · FEATURE_TILT ≤ |large|`: within [`factor::FEATURE_TILT`]'s tilt of

@@ -111,8 +111,8 @@ impl<T: Real, const D: usize> Aabb<T, D> {
             let dir: SVector<T, D> = frame.rot.row(k).transpose();
             for (sign, out) in [(T::one(), &mut max), (-T::one(), &mut min)] {
                 let s = shape.support(&(dir * sign));
-                let (x, scale) = row_dot(frame, k, &s.coords);
-                out[k] = x + pad::<T, D>(scale) * sign;
+                let x = row_dot(frame, k, &s.coords);
+                out[k] = x.value + pad::<T, D>(x.magnitude) * sign;
             }
         }
         Self { min, max }
@@ -135,12 +135,11 @@ impl<T: Real, const D: usize> Aabb<T, D> {
                     (t - w, t + w, t.abs() + w)
                 }
                 Primitive::Capsule { a, b, radius } => {
-                    let (xa, sa) = row_dot(frame, k, &a.coords);
-                    let (xb, sb) = row_dot(frame, k, &b.coords);
+                    let (xa, xb) = (row_dot(frame, k, &a.coords), row_dot(frame, k, &b.coords));
                     (
-                        xa.min(xb) - radius,
-                        xa.max(xb) + radius,
-                        sa.max(sb) + radius,
+                        xa.value.min(xb.value) - radius,
+                        xa.value.max(xb.value) + radius,
+                        xa.magnitude.max(xb.magnitude) + radius,
                     )
                 }
             };
@@ -208,15 +207,24 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     }
 }
 
+/// A coordinate of a placed point with the magnitude of its terms ([`row_dot`]).
+#[derive(Clone, Copy, Debug)]
+struct RowDot<T> {
+    /// `(R·x + t)ₖ`.
+    value: T,
+    /// `Σⱼ|Rₖⱼ·xⱼ| + |tₖ|`, the scale of its rounding.
+    magnitude: T,
+}
+
 /// `(R·x + t)ₖ` and its magnitude `Σⱼ|Rₖⱼ·xⱼ| + |tₖ|`.
-fn row_dot<T: Real, const D: usize>(frame: &Frame<T, D>, k: usize, x: &SVector<T, D>) -> (T, T) {
-    let (mut s, mut m) = (frame.t[k], frame.t[k].abs());
+fn row_dot<T: Real, const D: usize>(frame: &Frame<T, D>, k: usize, x: &SVector<T, D>) -> RowDot<T> {
+    let (mut value, mut magnitude) = (frame.t[k], frame.t[k].abs());
     for j in 0..D {
         let p = frame.rot[(k, j)] * x[j];
-        s += p;
-        m += p.abs();
+        value += p;
+        magnitude += p.abs();
     }
-    (s, m)
+    RowDot { value, magnitude }
 }
 
 /// The pose's frame, after the checks every query makes on a shape and a pose.

@@ -333,7 +333,7 @@ where
     })
 }
 
-/// Whether B moved by `sign · 64 × band` along `u` is apart from A beyond the band.
+/// Whether B moved by `sign · PROBE_BANDS × band` (`tolerance::factor`) along `u` is apart from A beyond the band.
 fn separated_after<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -351,7 +351,8 @@ where
     let Some(dir) = normalize(u) else {
         return Ok(false);
     };
-    let probe = dir.into_inner() * (band * crate::real::lit(64.0) * sign);
+    let bands = crate::real::lit::<T>(crate::tolerance::factor::PROBE_BANDS);
+    let probe = dir.into_inner() * (band * bands * sign);
     let moved = place(b, &SMatrix::identity(), &probe)?;
     let d = gjk::distance(a, &moved, tol, &mut Simplex::new())?;
     Ok(d.distance > band)

@@ -316,10 +316,16 @@ where
         }
     }
 
-    /// The rotation at time 0 and the centre's position then (serde).
+    /// The rotation at time 0 (serde).
     #[cfg(feature = "serde")]
-    pub(crate) fn start(&self) -> (&SMatrix<T, D, D>, &Point<T, D>) {
-        (&self.rotation, &self.center)
+    pub(crate) fn start_rotation(&self) -> &SMatrix<T, D, D> {
+        &self.rotation
+    }
+
+    /// The centre's position at time 0 (serde).
+    #[cfg(feature = "serde")]
+    pub(crate) fn start_center(&self) -> &Point<T, D> {
+        &self.center
     }
 
     /// Whether the motion does not rotate.
@@ -327,13 +333,13 @@ where
         self.angular == <Const<D> as RotationDim<T, D>>::zero()
     }
 
-    /// The pose at time `t` as a rotation matrix and the image of the local origin.
-    pub(crate) fn frame_at(&self, t: T) -> (SMatrix<T, D, D>, SVector<T, D>) {
+    /// The pose at time `t` ([`Frame`]).
+    pub(crate) fn frame_at(&self, t: T) -> Frame<T, D> {
         let rot = self.rotation_at(t);
-        (
+        Frame {
+            translation: self.center_at(t).coords - rot * self.local_center.coords,
             rot,
-            self.center_at(t).coords - rot * self.local_center.coords,
-        )
+        }
     }
 
     /// Finite everywhere and a rotation (`R₀·(1, …, 1)` keeps its length, as for poses).
@@ -341,7 +347,8 @@ where
         let probe = self.rotation * SVector::<T, D>::repeat(T::one());
         let dim = lit::<T>(D as f64);
         crate::real::all_finite(&probe)
-            && (probe.norm_squared() - dim).abs() <= dim * lit::<T>(2e-3)
+            && (probe.norm_squared() - dim).abs()
+                <= dim * lit::<T>(crate::tolerance::factor::MOTION_ROTATION)
             && crate::real::all_finite(&self.center.coords)
             && crate::real::all_finite(&self.local_center.coords)
             && crate::real::all_finite(&self.linear)
@@ -349,19 +356,30 @@ where
     }
 }
 
+/// A pose as a rotation matrix and a translation ([`RigidMotion::frame_at`]): a point `x` of
+/// the shape's frame is at `rot · x + translation`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame<T: Real, const D: usize> {
+    /// The rotation matrix.
+    pub(crate) rot: SMatrix<T, D, D>,
+    /// The image of the shape's local origin.
+    pub(crate) translation: SVector<T, D>,
+}
+
 /// A proven bound of `max ‖x − c‖` over the core of `shape` (local frame), the reach of a
 /// rotation about `c` (docs/casts.md §4). Balls and boxes: exact. Other shapes: from the
 /// support values along the `3^D − 1` directions `{−1, 0, 1}^D` normalised — every unit
 /// `e` is within the net's covering angle of one of them, `n·e ≥ κ`, so
 /// `‖x − c‖ ≤ max_n (h(n) − n·c) / κ` — and the box of the axis support values; the smaller
-/// of the two, with 64 ulps of slack for the rounding.
+/// of the two, with `CORE_REACH` ulps of slack for the rounding
+/// (`tolerance::allowance`).
 pub(crate) fn core_reach<T, const D: usize, S>(shape: &S, c: &Point<T, D>) -> T
 where
     T: Real,
     Const<D>: RotationDim<T, D>,
     S: SupportMap<T, D> + ?Sized,
 {
-    let eps64 = T::default_epsilon() * lit::<T>(64.0);
+    let eps64 = crate::tolerance::ulps::<T>(crate::tolerance::allowance::CORE_REACH);
     let slack = |r: T| r * (T::one() + eps64) + eps64 * (T::one() + c.coords.amax());
     match shape.primitive() {
         Some(Primitive::Ball { .. }) => return slack(norm(&c.coords)),

@@ -181,7 +181,7 @@ where
         });
     }
     let mut restarted = false;
-    let far_band = crate::real::lit::<T>(65536.0);
+    let far_band = crate::real::lit::<T>(crate::tolerance::factor::FACET_NORMAL_BANDS);
     for it in 1..=tol.gjk_max_iterations {
         // The plane test on the unit normal (`v·w` of a short `v` underflows in fixed
         // point), there with its direction taken orthogonal to the simplex's edges; the
@@ -266,7 +266,9 @@ where
             // ulp of a short `v` tilts it: docs/casts.md §1). A hit, its distance says how far.
             if restarted
                 && crate::real::is_fixed::<T>()
-                && upper <= s.margin + band * crate::real::lit(16.0)
+                && upper
+                    <= s.margin
+                        + band * crate::real::lit(crate::tolerance::factor::FIXED_STALL_BANDS)
             {
                 let end = End::Reached(Reached {
                     lambda,
@@ -369,7 +371,8 @@ where
         }
         let scale = p.w.amax().max(b.amax());
         if k < D
-            && norm(&e) > T::default_epsilon() * crate::real::lit(1024.0) * scale
+            && norm(&e)
+                > crate::tolerance::ulps::<T>(crate::tolerance::allowance::INDEPENDENT_EDGE) * scale
             && let Some(u) = normalize(&e)
         {
             basis[k] = u.into_inner();

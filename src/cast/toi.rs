@@ -17,7 +17,7 @@
 use super::{
     Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim, ShapeCast, ShapeHit,
     linear::{cast_local, place},
-    motion::core_reach,
+    motion::{Frame, core_reach},
     ray::{miss, stalled},
 };
 use crate::{
@@ -200,8 +200,11 @@ where
         planner: bool,
     ) -> Result<ShapeCast<T, D>, QueryError> {
         let pose = |m: &RigidMotion<T, D>| {
-            let (rot, tr) = m.frame_at(T::zero());
-            Isometry::from_parts(Translation::from(tr), Rotation::from_matrix_unchecked(rot))
+            let f = m.frame_at(T::zero());
+            Isometry::from_parts(
+                Translation::from(f.translation),
+                Rotation::from_matrix_unchecked(f.rot),
+            )
         };
         let (pa, pb) = (pose(self.motion_a), pose(self.motion_b));
         let (va, vb) = (
@@ -242,8 +245,14 @@ where
         tol: &Tolerances<T>,
         cache: &mut Cache<T, D>,
     ) -> Result<Probe<T, D>, QueryError> {
-        let (rot_a, tr_a) = self.motion_a.frame_at(t);
-        let (rot_b, tr_b) = self.motion_b.frame_at(t);
+        let Frame {
+            rot: rot_a,
+            translation: tr_a,
+        } = self.motion_a.frame_at(t);
+        let Frame {
+            rot: rot_b,
+            translation: tr_b,
+        } = self.motion_b.frame_at(t);
         let rel_rot = rot_a.tr_mul(&rot_b);
         let rel_t = rot_a.tr_mul(&(tr_b - tr_a));
         let placed = place(self.b, &rel_rot, &rel_t)?;
@@ -283,7 +292,10 @@ where
             termination: CastTermination::StartedWithin,
         };
         if o.upper <= o.band {
-            let (rot_b, tr_b) = self.motion_b.frame_at(t);
+            let Frame {
+                rot: rot_b,
+                translation: tr_b,
+            } = self.motion_b.frame_at(t);
             let placed = place(
                 self.b,
                 &p.rot_a.tr_mul(&rot_b),
@@ -371,7 +383,7 @@ where
         let (mut armed, mut last_normal) = (true, None);
         // The advancement converges linearly: it stops within 16 touching bands of the
         // margin (f64: ~1.5e-8 × the pair's size), where a step would gain less.
-        let accuracy = crate::real::lit::<T>(16.0);
+        let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
         loop {
             if steps == options.max_steps {
                 return Ok(stalled(

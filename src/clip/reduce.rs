@@ -42,11 +42,17 @@ fn pick<T: Real, const D: usize>(
     Some(i)
 }
 
+/// The first two points a reduction keeps ([`deepest_and_farthest`]), as indices.
+#[derive(Clone, Copy, Debug)]
+struct FirstTwo {
+    /// The deepest point (smallest separation).
+    deepest: usize,
+    /// The point farthest from it beyond the slack, if any.
+    farthest: Option<usize>,
+}
+
 /// The deepest point (smallest separation), then the one farthest from it (ties by id).
-fn deepest_and_farthest<T: Real, const D: usize>(
-    points: &[Candidate<T, D>],
-    slack: T,
-) -> (usize, Option<usize>) {
+fn deepest_and_farthest<T: Real, const D: usize>(points: &[Candidate<T, D>], slack: T) -> FirstTwo {
     let i1 = pick(points, |p| -p.separation, slack, None).unwrap_or(0);
     let p1 = points[i1].point;
     let i2 = pick(
@@ -55,7 +61,10 @@ fn deepest_and_farthest<T: Real, const D: usize>(
         slack,
         Some(slack),
     );
-    (i1, i2)
+    FirstTwo {
+        deepest: i1,
+        farthest: i2,
+    }
 }
 
 /// 2D: the deepest point and the one farthest from it.
@@ -63,7 +72,10 @@ pub(crate) fn two<T: Real>(points: &mut Vec<Candidate<T, 2>>, _normal: &Vector2<
     if points.len() <= 2 {
         return;
     }
-    let (i, j) = deepest_and_farthest(points, slack);
+    let FirstTwo {
+        deepest: i,
+        farthest: j,
+    } = deepest_and_farthest(points, slack);
     let (p, q) = (points[i], j.map(|j| points[j]));
     points.clear();
     points.push(p);
@@ -77,7 +89,10 @@ pub(crate) fn four<T: Real>(points: &mut Vec<Candidate<T, 3>>, normal: &Vector3<
     if points.len() <= 4 {
         return;
     }
-    let (i1, i2) = deepest_and_farthest(points, slack);
+    let FirstTwo {
+        deepest: i1,
+        farthest: i2,
+    } = deepest_and_farthest(points, slack);
     let p1 = points[i1].point;
     let mut keep: [Option<Candidate<T, 3>>; 4] = [Some(points[i1]), None, None, None];
     if let Some(i2) = i2 {

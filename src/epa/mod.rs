@@ -28,6 +28,9 @@ use nalgebra::{Const, Point, SVector, Unit};
 ///
 /// Moving B by `depth` along `normal` makes the shapes touch; `point_a` and `point_b` are
 /// the touching points then (before the move, `point_a − point_b = depth · normal`).
+/// [`query::contact`](crate::query::contact) reports it, when the cores overlap, as the
+/// [`Contact`](crate::query::Contact) of the shapes: separation `−(depth + radii)`, the
+/// witnesses moved out by the radii, the bounds negated (`src/query/touching.rs`).
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // The name the serialised form has had since it went through a remote mirror.
 #[cfg_attr(feature = "serde", serde(rename = "PenetrationDef"))]

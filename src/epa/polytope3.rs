@@ -188,7 +188,10 @@ impl<T: Real> Polytope3<T> {
             let (n, fv) = (f.n, f.v);
             let w = support(a, b, &n, limit)?;
             iterations += 1;
-            if round >= 16 || n.dot(&w.w) <= flat || self.verts.iter().any(|p| p.w == w.w) {
+            if round >= crate::tolerance::factor::CONTAIN_ROUNDS
+                || n.dot(&w.w) <= flat
+                || self.verts.iter().any(|p| p.w == w.w)
+            {
                 let p = super::nearest(&self.verts, fv.iter().map(|&i| i as usize), tol);
                 return Ok(Start::Done(touching(
                     &p,
@@ -212,7 +215,7 @@ impl<T: Real> Polytope3<T> {
 
     /// Adds face `v` (any orientation), with its plane; `adj` is filled by `orient_and_link`.
     fn add_face(&mut self, v: [u32; 3]) -> u32 {
-        let (n, dist) = self.plane(v);
+        let Plane { n, dist } = self.plane(v);
         self.faces.push(Face {
             v,
             adj: [EdgeRef::NONE; 3],
@@ -225,7 +228,7 @@ impl<T: Real> Polytope3<T> {
 
     /// The outward unit normal (for counter-clockwise `v`) and the plane's distance from the
     /// origin; a zero normal and an infinite distance for a degenerate triangle.
-    fn plane(&self, v: [u32; 3]) -> (Vector3<T>, T) {
+    fn plane(&self, v: [u32; 3]) -> Plane<T> {
         let [p, q, r] = v.map(|i| self.verts[i as usize].w);
         match normalize(&(q - p).cross(&(r - p))) {
             Some(n) => {
@@ -236,9 +239,15 @@ impl<T: Real> Polytope3<T> {
                     .fold(None, |m: Option<T>, x| {
                         Some(m.map_or(x, |m| if x.abs() < m.abs() { x } else { m }))
                     });
-                (n.into_inner(), d.unwrap_or(T::zero()))
+                Plane {
+                    n: n.into_inner(),
+                    dist: d.unwrap_or(T::zero()),
+                }
             }
-            None => (Vector3::zeros(), T::max_value().unwrap_or(T::one())),
+            None => Plane {
+                n: Vector3::zeros(),
+                dist: T::max_value().unwrap_or(T::one()),
+            },
         }
     }
 
@@ -251,7 +260,7 @@ impl<T: Real> Polytope3<T> {
             let f = &self.faces[i];
             if f.n.dot(&(self.verts[f.v[0] as usize].w - c)) < T::zero() {
                 let v = [f.v[0], f.v[2], f.v[1]];
-                let (n, dist) = self.plane(v);
+                let Plane { n, dist } = self.plane(v);
                 self.faces[i].v = v;
                 self.faces[i].n = n;
                 self.faces[i].dist = dist;
@@ -452,26 +461,31 @@ impl<T: Real> Polytope3<T> {
         let lower = face.dist.max(T::zero());
         let normal = Unit::try_new(face.n, T::zero()).unwrap_or_else(any_axis);
         let x = normal.into_inner() * lower;
-        let (g, l) = self.locate(f, &x, r);
-        let [p, q, s] = self.faces[g as usize].v.map(|i| self.verts[i as usize]);
+        let at = self.locate(f, &x, r);
+        let [p, q, s] = self.faces[at.face as usize]
+            .v
+            .map(|i| self.verts[i as usize]);
         let y = [p, q, s];
         let stable = stable_weights(&y);
-        let own = (stable.unwrap_or(l), normal);
+        let own = Weights {
+            lambda: stable.unwrap_or(at.lambda),
+            normal,
+        };
         // Of the scalar's own weights and normal and the wide ones, those whose witnesses
         // are nearer `depth · n` apart: always in fixed-point; in floats only where the
         // projection lies outside every face the walk reached (its weights extrapolate)
         // and the closest point's normal is the face's to rounding ([`needle_tilt_ok`]).
-        let outside = stable.is_none() && l.iter().any(|x| *x < T::zero());
+        let outside = stable.is_none() && at.lambda.iter().any(|x| *x < T::zero());
         let wide = if crate::real::is_fixed::<T>() {
             wide_weights(&y)
         } else if outside {
-            wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.1))
+            wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.normal))
         } else {
             None
         };
-        let (l, normal) = wide
-            .filter(|w| mismatch(&y, &w.0, &w.1, lower) <= mismatch(&y, &own.0, &own.1, lower))
-            .map_or(own, |w| (w.0, w.1));
+        let Weights { lambda: l, normal } = wide
+            .filter(|w| mismatch(&y, w, lower) <= mismatch(&y, &own, lower))
+            .unwrap_or(own);
         let sum = l[0] + l[1] + l[2];
         let (point_a, point_b) = if sum > T::zero() {
             // Weights normalised before they multiply: fixed-point rounds each product to
@@ -523,7 +537,7 @@ impl<T: Real> Polytope3<T> {
     /// extrapolates past the face's vertices, off the shapes (fuzz sweep, 3D f64: a
     /// contact witness 1.9e-4 outside a box-swept segment). The face of the largest
     /// smallest coordinate seen is kept if the walk does not reach one that holds `x`.
-    fn locate(&self, f: u32, x: &Vector3<T>, r: &Rounding<T>) -> (u32, [T; 3]) {
+    fn locate(&self, f: u32, x: &Vector3<T>, r: &Rounding<T>) -> Located<T> {
         let score = |l: &[T; 3]| {
             let sum = l[0] + l[1] + l[2];
             let min = l[0].min(l[1]).min(l[2]);
@@ -560,9 +574,15 @@ impl<T: Real> Polytope3<T> {
             && crate::real::is_fixed::<T>()
             && let Some(h) = self.pierced(&self.faces[f as usize].n, x)
         {
-            return (h, self.barycentric(h, x));
+            return Located {
+                face: h,
+                lambda: self.barycentric(h, x),
+            };
         }
-        (best.0, best.1)
+        Located {
+            face: best.0,
+            lambda: best.1,
+        }
     }
 
     /// The live face that the line `x + t·n` crosses from the front: its triangle holds
@@ -596,6 +616,33 @@ impl<T: Real> Polytope3<T> {
     }
 }
 
+/// A face's plane ([`Polytope3::plane`]).
+#[derive(Clone, Copy, Debug)]
+struct Plane<T> {
+    /// The outward unit normal (for counter-clockwise vertices); zero if degenerate.
+    n: Vector3<T>,
+    /// The plane's distance from the origin along `n`; the largest value if degenerate.
+    dist: T,
+}
+
+/// Where a point of a face's plane lies on the polytope ([`Polytope3::locate`]).
+#[derive(Clone, Copy, Debug)]
+struct Located<T> {
+    /// The face whose triangle holds the point (or comes nearest to).
+    face: u32,
+    /// The point's barycentric coordinates on that face.
+    lambda: [T; 3],
+}
+
+/// Witness weights with the normal they go with ([`wide_weights`] or the scalar's own).
+#[derive(Clone, Copy, Debug)]
+struct Weights<T: Real> {
+    /// The barycentric weights of the face's vertices (not normalised).
+    lambda: [T; 3],
+    /// The contact normal.
+    normal: Unit<Vector3<T>>,
+}
+
 /// The witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
 /// face's triangle to the origin, computed in `f64` (signed volumes, docs/gjk.md §2), with
 /// the face's unit normal `ŷ` taken from it. On a face a few thousandths across (the end
@@ -611,7 +658,7 @@ impl<T: Real> Polytope3<T> {
 /// ([`needle_tilt_ok`]): everywhere, f32's witness gaps fell from 5e-4 to 4e-6, but a
 /// manifold built on a normal 83° from the face's put a point 5e-2 inside a shape (fuzz
 /// seed 9157405 of `manifold_3d_f32`).
-fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Vector3<T>>)> {
+fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<Weights<T>> {
     let wide = |p: &SupportPoint<T, 3>| -> Option<Vector3<f64>> {
         let c = |x: T| x.to_subset();
         Some(Vector3::new(c(p.w.x)?, c(p.w.y)?, c(p.w.z)?))
@@ -621,7 +668,10 @@ fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<([T; 3], Unit<Ve
     let n = Unit::try_new(c.v, 0.0)?;
     let back = |x: f64| T::from_subset(&x);
     let n = Unit::try_new(n.map(back), T::zero())?;
-    Some(([back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])], n))
+    Some(Weights {
+        lambda: [back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])],
+        normal: n,
+    })
 }
 
 /// Whether the closest point's direction `c` is the face normal `n` to the normal's own
@@ -645,15 +695,12 @@ fn needle_tilt_ok<T: Real>(
     n.cross(c).norm() * area <= ulps::<T>(allowance::FACE_NORMAL) * m * perimeter
 }
 
-/// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `l`
-/// are from `depth · n` apart (their difference is `−Σ λᵢ yᵢ / Σ λᵢ`). Infinite when the
+/// `‖Σ λᵢ yᵢ / Σ λᵢ − depth · n‖∞` in `f64`: how far witnesses mixed with the weights `λ`
+/// of `w` are from `depth · n` apart (`n` the normal of `w`; their difference is
+/// `−Σ λᵢ yᵢ / Σ λᵢ`). Infinite when the
 /// weights sum to zero or a value has no `f64` form.
-fn mismatch<T: Real>(
-    y: &[SupportPoint<T, 3>; 3],
-    l: &[T; 3],
-    n: &Unit<Vector3<T>>,
-    depth: T,
-) -> f64 {
+fn mismatch<T: Real>(y: &[SupportPoint<T, 3>; 3], w: &Weights<T>, depth: T) -> f64 {
+    let (l, n) = (&w.lambda, &w.normal);
     let c = |x: T| x.to_subset().unwrap_or(f64::NAN);
     let wide = |v: &Vector3<T>| Vector3::new(c(v.x), c(v.y), c(v.z));
     let sum = c(l[0]) + c(l[1]) + c(l[2]);

@@ -7,7 +7,7 @@
 //! `w = s(−d)` along the direction `d` actually queried. Momentum only changes `d`; it is
 //! switched off for the rest of the run, so the run ends on plain GJK steps, as soon as
 //! its direction turns 90° or more away from `v`, or its support point promises a descent
-//! below [`MOMENTUM_ACCURACY`] of the gap it certifies (or below the criterion's
+//! below [`Tolerances::gjk_momentum_accuracy`] (`κ`) of the gap it certifies (or below the criterion's
 //! threshold or the rounding band): docs/gjk.md §7.
 
 use super::{criterion, run::Outcome};
@@ -17,16 +17,6 @@ use crate::{
     real::{all_finite, lit, norm, normalize},
 };
 use nalgebra::{Const, SVector};
-
-/// The accuracy `κ` a momentum step must keep as a linear-minimisation oracle: its descent
-/// along `v`, `q = ‖v‖ − v̂·w`, at least `κ` times the gap its own plane certifies,
-/// `g_d = ‖v‖ − d̂·w` (`q = g_d` for `d = v`). Since `g_d ≥ ‖v‖ − dist`, every kept step
-/// then has `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence
-/// proof needs, weakened by `κ` (docs/gjk.md §7). A direction lagging behind `v` fails
-/// it: on far ellipsoids its `q / g_d` falls towards 0, and without this test the run
-/// converged sublinearly (capped at 128 iterations where plain GJK takes 16:
-/// docs/experiments.md §3.1; `tests/variants.rs`, `lagging_momentum_switches_off_far_apart`).
-const MOMENTUM_ACCURACY: f64 = 0.25;
 
 /// Whether `tol` asks for plain GJK (the default criterion, no momentum): the loop is then
 /// compiled without any of this module.
@@ -59,7 +49,7 @@ pub(crate) struct Probe<T> {
     pub(crate) along_v: Option<T>,
     /// A momentum step whose support point promises too little progress: its descent
     /// `q = ‖v‖ − v̂·w` (`v·(v − w)` over `‖v‖`) within the criterion's threshold or the
-    /// band, or below [`MOMENTUM_ACCURACY`] of the gap `‖v‖ − d̂·w` along `d`.
+    /// band, or below `κ` ([`Tolerances::gjk_momentum_accuracy`]) of the gap `‖v‖ − d̂·w` along `d`.
     pub(crate) stalls: bool,
 }
 
@@ -156,7 +146,7 @@ where
         let p = criterion::plane_value(&out.dir, out.upper, w);
         let along_d = criterion::plane_value(d, norm(d), w);
         let floor = out.band.max(criterion::threshold(&self.tol, out.upper));
-        let kappa = lit::<T>(MOMENTUM_ACCURACY);
+        let kappa = self.tol.gjk_momentum_accuracy;
         let stalls = match (p, along_d) {
             // No descent along [v, w] beyond the threshold or the rounding, or less than
             // κ of the gap the plane along `d` leaves.

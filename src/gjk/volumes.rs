@@ -81,18 +81,27 @@ fn same_sign<T: Real>(a: T, b: T) -> bool {
     (a > T::zero() && b > T::zero()) || (a < T::zero() && b < T::zero())
 }
 
-/// The slots of `set`, in increasing order, and their number.
+/// The slots of a set of at most 4 vertices ([`slots`]).
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    /// The slots, in increasing order; `index[len..]` unused.
+    index: [usize; 4],
+    /// How many there are.
+    len: usize,
+}
+
+/// The slots of `set`, in increasing order.
 #[inline]
-fn slots(set: u8) -> ([usize; 4], usize) {
-    let mut out = [0; 4];
-    let mut n = 0;
+fn slots(set: u8) -> Slots {
+    let mut index = [0; 4];
+    let mut len = 0;
     for i in 0..4 {
         if set & (1 << i) != 0 {
-            out[n] = i;
-            n += 1;
+            index[len] = i;
+            len += 1;
         }
     }
-    (out, n)
+    Slots { index, len }
 }
 
 /// The closest point of the simplex `y[set]` (at most `D + 1 ≤ 4` vertices) to the origin.
@@ -103,8 +112,8 @@ pub(crate) fn closest<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     set: u8,
 ) -> Candidate<T, D> {
     debug_assert!(D <= 3 && set != 0);
-    let (s, n) = slots(set);
-    match n {
+    let Slots { index: s, len } = slots(set);
+    match len {
         1 => Candidate::vertex(y, s[0]),
         2 => segment(y, s[0], s[1]),
         3 if D == 2 => triangle_2d(y, s[0], s[1], s[2]),

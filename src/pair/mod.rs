@@ -175,13 +175,13 @@ fn in_range<T: Real>(m: T) -> bool {
 /// Whether the closed forms stand in for the general path under `tol`: valid tolerances,
 /// the default subalgorithm, criterion and search direction (another one is a request to
 /// study GJK itself), and caps that
-/// let GJK and EPA converge on these pairs (boxes take about 10 support points; below 32
-/// the general path runs, so that a cap binds as documented).
+/// let GJK and EPA converge on these pairs (boxes take about 10 support points; below
+/// `tolerance::factor::CLOSED_FORM_MIN_ITERATIONS` the general path runs, so that a cap binds as documented).
 fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
     tol.gjk_subalgorithm == Subalgorithm::Auto
         && crate::gjk::is_plain(tol)
-        && tol.gjk_max_iterations >= 32
-        && tol.epa_max_iterations >= 32
+        && tol.gjk_max_iterations >= crate::tolerance::factor::CLOSED_FORM_MIN_ITERATIONS
+        && tol.epa_max_iterations >= crate::tolerance::factor::CLOSED_FORM_MIN_ITERATIONS
         && tol.validate().is_ok()
 }
 

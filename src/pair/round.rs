@@ -128,7 +128,7 @@ pub(crate) fn point_segment<T: Real, const D: usize>(
 ) -> Option<Answer<T, D>> {
     let coords = c.coords.amax().max(s0.coords.amax()).max(s1.coords.amax());
     let band = Rounding::of(tol).band(coords);
-    let (q, inner) = closest_on_segment(s0, s1, c);
+    let OnSegment { point: q, inner } = closest_on_segment(s0, s1, c);
     let d = q - c;
     let dist = norm(&d);
     if !dist.is_finite() {
@@ -214,22 +214,37 @@ pub(crate) fn segment_segment<T: Real, const D: usize>(
     })
 }
 
+/// A point of a segment ([`closest_on_segment`]).
+#[derive(Clone, Copy, Debug)]
+struct OnSegment<T: Real, const D: usize> {
+    point: Point<T, D>,
+    /// Strictly between the ends (not an end point).
+    inner: bool,
+}
+
 /// The point of `[s0, s1]` nearest `c`, and whether it lies inside the segment.
 fn closest_on_segment<T: Real, const D: usize>(
     s0: &Point<T, D>,
     s1: &Point<T, D>,
     c: &Point<T, D>,
-) -> (Point<T, D>, bool) {
+) -> OnSegment<T, D> {
     let d = s1 - s0;
     let dd = d.norm_squared();
+    let end = |point| OnSegment {
+        point,
+        inner: false,
+    };
     if !(dd > T::zero()) {
-        return (*s0, false);
+        return end(*s0);
     }
     let u = (c - s0).dot(&d) / dd;
     if u > T::zero() && u < T::one() {
-        (s0 + d * u, true)
+        OnSegment {
+            point: s0 + d * u,
+            inner: true,
+        }
     } else {
-        (if u > T::zero() { *s1 } else { *s0 }, false)
+        end(if u > T::zero() { *s1 } else { *s0 })
     }
 }
 

@@ -1,6 +1,8 @@
-//! Contacts of cores that touch to the rounding (docs/epa.md §1 and §4): proven without
-//! EPA from GJK's answer ([`touching_contact`]), and EPA's `Touching` answer reconciled
-//! with GJK's pair ([`touching_cores`]).
+//! Contacts of cores that meet, from EPA's [`epa::Penetration`] or without it: cores that
+//! touch to the rounding (docs/epa.md §1 and §4), proven without EPA from GJK's answer
+//! ([`touching_contact`]) or EPA's `Touching` answer reconciled with GJK's pair
+//! ([`touching_cores`]); and EPA's depth as the [`Contact`] of overlapping cores
+//! ([`penetrating_cores`]).
 
 use super::Contact;
 use crate::{
@@ -207,5 +209,35 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
         } else {
             p.termination
         },
+    }
+}
+
+/// EPA's penetration of overlapping cores as the [`Contact`] of the shapes: separation
+/// `−(depth + ra + rb)`, each witness moved out by its radius along the normal, the depth's
+/// bounds negated and less the radii. Unless GJK proved the origin inside the cores'
+/// `A − B`, EPA's polytope holds it only up to rounding and GJK's `‖v‖` (a point of
+/// `A − B`) bounds the separation above as well; both bounds are widened by GJK's band.
+pub(super) fn penetrating_cores<T: Real, const D: usize>(
+    core: &gjk::Outcome<T, D>,
+    p: &epa::Penetration<T, D>,
+    ra: T,
+    rb: T,
+) -> Contact<T, D> {
+    let margin = ra + rb;
+    let n = p.normal.into_inner();
+    let mut upper_bound = -(p.lower_bound + margin);
+    if core.termination != Termination::Contained {
+        upper_bound = upper_bound.max(core.upper - margin);
+    }
+    upper_bound += core.band;
+    Contact {
+        separation: -(p.depth + margin),
+        normal: p.normal,
+        point_a: p.point_a + n * ra,
+        point_b: p.point_b - n * rb,
+        lower_bound: -(p.upper_bound + margin) - core.band,
+        upper_bound,
+        iterations: core.iterations + p.iterations,
+        termination: p.termination,
     }
 }

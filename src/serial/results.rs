@@ -79,6 +79,8 @@ struct TolerancesDef<T: Real> {
     gjk_abs: T,
     #[serde(default)]
     gjk_acceleration: Acceleration,
+    #[serde(default = "default_gjk_momentum_accuracy::<T>")]
+    gjk_momentum_accuracy: T,
     gjk_max_iterations: u32,
     epa_rel: T,
     epa_max_iterations: u32,
@@ -90,6 +92,12 @@ via!(TolerancesDef, [T: Real], Tolerances<T>, [T], [], |t| t.validate().map(|()|
 /// [`Tolerances::gjk_abs`]'s default, for serialised forms written before it existed.
 fn default_gjk_abs<T: Real>() -> T {
     Tolerances::<T>::default().gjk_abs
+}
+
+/// [`Tolerances::gjk_momentum_accuracy`]'s default, for serialised forms written before
+/// it existed.
+fn default_gjk_momentum_accuracy<T: Real>() -> T {
+    Tolerances::<T>::default().gjk_momentum_accuracy
 }
 
 #[derive(Serialize, Deserialize)]
@@ -161,10 +169,9 @@ where
     <Const<D> as RotationDim<T, D>>::Angular: Serialize,
 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (rotation, center) = self.start();
         RigidMotionRepr {
-            rotation: *rotation,
-            center: *center,
+            rotation: *self.start_rotation(),
+            center: *self.start_center(),
             local_center: self.local_center(),
             linear: self.linear_velocity(),
             angular: self.angular_velocity(),

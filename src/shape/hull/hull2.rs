@@ -1,6 +1,8 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
-use super::{Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique};
+use super::{
+    Csr, Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique,
+};
 use alloc::vec::Vec;
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]
@@ -122,7 +124,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     }
     nodes.sort_unstable();
     let corner: Vec<bool> = nodes.iter().map(|&v| is_vertex[v as usize]).collect();
-    let (offsets, nbrs) = csr(&nodes, p.len(), &links);
+    let Csr { offsets, nbrs } = csr(&nodes, p.len(), &links);
     let mut vertices: Vec<usize> = h.iter().map(|&v| v as usize).collect();
     vertices.sort_unstable();
     Ok(HullMesh {

@@ -391,7 +391,10 @@ fn initial_simplex(p: &[V3], uniq: &[u32], t: f64) -> Result<[u32; 4], Degenerat
 
 /// The hull of a 3D cloud (see the module doc).
 pub(crate) fn hull3(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
-    let (q, orig) = spatial_order(p);
+    let Reordered {
+        points: q,
+        original: orig,
+    } = spatial_order(p);
     let all: Vec<u32> = (0..q.len() as u32).collect();
     let s = initial_simplex(&q, &all, tol.plane)?;
     let mut b = Builder {
@@ -434,7 +437,7 @@ pub(crate) fn hull3(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
 /// for each its index in `p`: the triangles of one region of the hull and the points
 /// re-partitioned among them then lie close in memory (in input order, a 100 000-point
 /// sphere spent most of its time waiting for memory).
-fn spatial_order(p: &[V3]) -> (Vec<V3>, Vec<u32>) {
+fn spatial_order(p: &[V3]) -> Reordered {
     let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
     for x in p {
         for k in 0..3 {
@@ -476,8 +479,19 @@ fn spatial_order(p: &[V3]) -> (Vec<V3>, Vec<u32>) {
             .then(i.cmp(&j))
     });
     keyed.dedup_by(|y, x| p[x.1 as usize] == p[y.1 as usize]);
-    let orig: Vec<u32> = keyed.iter().map(|&(_, i)| i).collect();
-    (orig.iter().map(|&i| p[i as usize]).collect(), orig)
+    let original: Vec<u32> = keyed.iter().map(|&(_, i)| i).collect();
+    Reordered {
+        points: original.iter().map(|&i| p[i as usize]).collect(),
+        original,
+    }
+}
+
+/// A cloud in [`spatial_order`], duplicates removed.
+struct Reordered {
+    /// The distinct points, in Morton order.
+    points: Vec<V3>,
+    /// For each of them, its index in the input.
+    original: Vec<u32>,
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
 
 use super::{
-    Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len, line_distance,
-    scaled, sub, triangle_distance2,
+    Csr, Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len,
+    line_distance, scaled, sub, triangle_distance2,
 };
 use alloc::vec::Vec;
 
@@ -146,7 +146,7 @@ pub(super) fn finish(
         .into_iter()
         .map(|(a, b)| (orig[a as usize], orig[b as usize]))
         .collect();
-    let (offsets, nbrs) = csr(&nodes, n_input, &links);
+    let Csr { offsets, nbrs } = csr(&nodes, n_input, &links);
     let mut faces = merge(p, &tris, tol.plane);
     for (ring, _) in &mut faces {
         ring.iter_mut().for_each(|v| *v = orig[*v] as usize);

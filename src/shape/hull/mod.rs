@@ -391,7 +391,7 @@ fn unique(p: &[V3]) -> Vec<u32> {
 /// CSR arrays from undirected links between input indices (`nodes` ascending; a link
 /// to a point that is no node is skipped), each node's neighbours ascending and
 /// distinct. A counting sort by node, then a sort of each short list.
-fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> Csr {
     let mut id = vec![NONE; n_points];
     for (k, &v) in nodes.iter().enumerate() {
         id[v as usize] = k as u32;
@@ -430,7 +430,16 @@ fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> (Vec<u32>, Vec<u
         }
         offsets.push(nbrs.len() as u32);
     }
-    (offsets, nbrs)
+    Csr { offsets, nbrs }
+}
+
+/// A graph in compressed sparse rows ([`csr`]), nodes numbered by their position in
+/// `nodes`.
+struct Csr {
+    /// The neighbours of node `k` are `nbrs[offsets[k]..offsets[k + 1]]`.
+    offsets: Vec<u32>,
+    /// The neighbour lists, one after the other (node numbers).
+    nbrs: Vec<u32>,
 }
 
 /// Sanity net: a point found more than `LOST` tolerances in front of a facet plane of

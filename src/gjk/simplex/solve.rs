@@ -1,0 +1,396 @@
+//! The simplex's closest-point solve (docs/gjk.md §2): the dispatch to signed volumes for
+//! `D ≤ 3` ([`super::volumes`], in the plane [`super::planar`]) and Johnson's subalgorithm
+//! for `D ≥ 4` or on request ([`super::johnson`]), each answer certified by the
+//! optimality condition, with the exhaustive projection search as the fallback
+//! ([`super::project`]).
+
+use super::{Closest, Simplex};
+use crate::gjk::{johnson::Johnson, planar, project, volumes};
+use crate::{Real, dim::Dim, tolerance::Rounding, trace::Solver};
+use nalgebra::{Const, Point, SMatrix, SVector};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
+
+impl<T: Real, const D: usize> Simplex<T, D>
+where
+    Const<D>: Dim,
+{
+    /// Reduces the simplex to the smallest sub-simplex holding its closest point to the
+    /// origin and returns that point (docs/gjk.md §2):
+    /// - `D ≤ 3` without `johnson`: signed volumes ([`volumes`]); a claim that the origin is
+    ///   inside must leave a residual `Σ λᵢ yᵢ` within the rounding;
+    /// - with `johnson`: Johnson's first subset with the newest vertex passing the sign
+    ///   tests, a full simplex being decided by a pivoted solve ([`Self::origin_inside`]);
+    ///
+    /// and either answer must pass the optimality condition ([`Self::optimal`]), else the
+    /// exhaustive projection search decides ([`Self::search`]). `None` if even that finds
+    /// no valid sub-simplex; then the newest vertex is dropped again.
+    pub(crate) fn solve(
+        &mut self,
+        johnson: Option<&Johnson<T, D>>,
+        r: &Rounding<T>,
+    ) -> Option<Closest<T, D>> {
+        self.solve_for(johnson, r, true)
+    }
+
+    /// [`Self::solve`]; without `witnesses`, the signed-volumes path leaves
+    /// [`Closest::a`] and [`Closest::b`] at the origin (an intersection test never reads
+    /// them: two products per vertex and iteration saved).
+    pub(crate) fn solve_for(
+        &mut self,
+        johnson: Option<&Johnson<T, D>>,
+        r: &Rounding<T>,
+        witnesses: bool,
+    ) -> Option<Closest<T, D>> {
+        debug_assert!(self.bits != 0);
+        match johnson {
+            None if D <= 3 => self.solve_volumes(r, witnesses),
+            Some(j) => self.solve_johnson(j, r),
+            None => self.search(self.len() == D + 1, r, None),
+        }
+    }
+
+    /// Signed volumes on the vertices scaled by a power of two into `[1/2, 2)` when their
+    /// size would over- or underflow the degree-3 volumes (floats) or lose their digits
+    /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
+    fn solve_volumes(&mut self, r: &Rounding<T>, witnesses: bool) -> Option<Closest<T, D>> {
+        let pts = self.pts.as_ref();
+        if self.bits.is_power_of_two() {
+            // One vertex is its own closest point, exactly: no volumes, no certificate
+            // (`v·(y − v) = 0`). Every GJK run's first solve (half of all solves on the
+            // 2D corpus).
+            let p = &pts[self.bits.trailing_zeros() as usize];
+            return Some(Closest {
+                v: p.w,
+                dir: p.w,
+                a: p.a,
+                b: p.b,
+                scale: crate::real::amax(&p.w),
+                full: false,
+                via: Solver::Vertex,
+            });
+        }
+        let mut scale = T::zero();
+        for (i, p) in pts.iter().enumerate() {
+            let m = crate::real::amax(&p.w);
+            if self.bits & (1 << i) != 0 && m > scale {
+                scale = m;
+            }
+        }
+        let k = pow2_scale(scale);
+        if D == 2 && k == T::one() && !crate::real::is_fixed::<T>() {
+            return self.solve_planar(scale, r, witnesses);
+        }
+        let (cand, mut c) = if k == T::one() {
+            // The common case: the vertices as they are, read in place.
+            let cand = volumes::closest(&volumes::Ws(pts), self.bits);
+            (cand, volumes::to_closest(&cand, pts, scale, witnesses))
+        } else {
+            let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
+            for (i, p) in pts.iter().enumerate() {
+                y.as_mut()[i] = p.w * k;
+            }
+            let cand = volumes::closest(y.as_ref(), self.bits);
+            let mut c = volumes::to_closest(&cand, pts, scale, witnesses);
+            c.v /= k;
+            (cand, c)
+        };
+        // Floats: `v` is as accurate in direction as the normal (and `‖v‖` then serves as
+        // `‖dir‖`); fixed-point rounds `v`'s components to an ulp each and keeps the normal.
+        if !crate::real::is_fixed::<T>() {
+            c.dir = c.v;
+        }
+        let full = self.len() == D + 1;
+        if cand.full() {
+            // The sign tests say inside; the residual must agree (a flat simplex passes the
+            // sign tests on noise: docs/gjk.md §2.5).
+            let mut res = SVector::<T, D>::zeros();
+            for (i, p) in pts.iter().enumerate() {
+                if cand.set & (1 << i) != 0 {
+                    res += p.w * cand.lambda[i];
+                }
+            }
+            if crate::real::norm(&res) <= r.residual(scale, D) {
+                (c.v, c.dir) = (res, res);
+                self.bits = cand.set;
+                return Some(c);
+            }
+            // The volumes' coordinates of a thin simplex carry `ε·M³/volume` of error: the
+            // backward-stable solve decides (a tetrahedron 1e-4 of its edges' volume left
+            // a residual of 2.6e-13 around an origin 1.2e-4 inside).
+            if let Some(c) = self.origin_inside(r) {
+                return Some(c);
+            }
+            return self.search(true, r, None);
+        }
+        // Two vertices: the segment's region tests are the certificate's own conditions
+        // (`v·(yⱼ − v) ≥ 0` at each end is `−yᵢ·t ≥ 0` or `≤ t·t`), so it cannot fail.
+        if self.bits.count_ones() == 2 || self.optimal(&c.v, scale, r) {
+            self.bits = cand.set;
+            return Some(c);
+        }
+        self.search(full, r, None)
+    }
+
+    /// [`Self::solve_volumes`] in the plane (floats, vertices needing no scaling): the same
+    /// signed areas in [`planar`], certified the same way.
+    fn solve_planar(
+        &mut self,
+        scale: T,
+        r: &Rounding<T>,
+        witnesses: bool,
+    ) -> Option<Closest<T, D>> {
+        let pts = self.pts.as_ref();
+        match planar::closest(pts, self.bits) {
+            planar::Planar::Inside(part) => {
+                // The residual must agree with the sign tests (docs/gjk.md §2.5).
+                if crate::real::norm(&part.v) <= r.residual(scale, D) {
+                    self.bits = part.set;
+                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                }
+                if let Some(c) = self.origin_inside(r) {
+                    return Some(c);
+                }
+                self.search(true, r, None)
+            }
+            planar::Planar::Boundary(part) => {
+                // A segment's regions are its certificate; a triangle's edge or vertex must
+                // pass the optimality condition.
+                if self.bits.count_ones() == 2 || self.optimal(&part.v, scale, r) {
+                    self.bits = part.set;
+                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                }
+                self.search(true, r, None)
+            }
+        }
+    }
+
+    /// Johnson's choice: the first subset with the newest vertex passing the sign tests
+    /// ([`super::johnson`]), with its own coordinates when the optimality condition
+    /// certifies them, else the projection.
+    fn solve_johnson(&mut self, j: &Johnson<T, D>, r: &Rounding<T>) -> Option<Closest<T, D>> {
+        let nb = 1u8 << self.last;
+        let others = self.bits & !nb;
+        let full = self.len() == D + 1;
+        if full && let Some(c) = self.origin_inside(r) {
+            return Some(c);
+        }
+        let slack = r.barycentric(D);
+        // Fixed point: Johnson's coordinates certify `v` to the absolute rounding the
+        // optimality condition allows, not its direction (an ulp per component of a
+        // 1e-4 `v` is 1e-3 rad: the plane bound of a vertex 0.6 away fell to 0 at a gap of
+        // 8e-5). The projection's reorthogonalised direction goes first; Johnson's
+        // coordinates remain its fallback (docs/gjk.md §2.2).
+        let passes: &[bool] = if crate::real::is_fixed::<T>() {
+            &[false]
+        } else {
+            &[true, false]
+        };
+        let mut s: u8 = 0;
+        loop {
+            let set = s | nb;
+            if !(full && set == self.bits) && j.proper(set) && j.maximal(self.bits, set) {
+                for &fast in passes {
+                    if let Some(c) =
+                        project::closest_of(self.pts.as_ref(), set, self.last, slack, Some(j), fast)
+                        && self.optimal(&c.v, c.scale, r)
+                    {
+                        self.bits = set;
+                        // Johnson's own coordinates, else the projection's (§2.3).
+                        let via = if fast { Solver::Johnson } else { c.via };
+                        return Some(Closest { via, ..c });
+                    }
+                }
+                break; // rounding fooled the sign tests
+            }
+            s = s.wrapping_sub(others) & others;
+            if s == 0 {
+                break;
+            }
+        }
+        self.search(full, r, Some(j))
+    }
+
+    /// Whether `v` is the closest point of the whole simplex: `v·(yⱼ − v) ≥ 0` for every
+    /// vertex (the optimality condition), up to the rounding of those products.
+    fn optimal(&self, v: &SVector<T, D>, scale: T, r: &Rounding<T>) -> bool {
+        if crate::real::is_fixed::<T>() {
+            // `v·(yⱼ − v)` of a short `v` is below an ulp (‖v‖ = 2.5e-4 against vertices
+            // 0.01 away: a wrong edge passed, GJK stopped `NoProgress` 1.3e-4 above the
+            // distance), and an ulp of the products is most of a 0.05-wide simplex's
+            // slack (the exact point failed). The condition is homogeneous in `v`: test
+            // it on `u·v` at unit size (a power of two: exact), with the slack of that.
+            let u = pow2_scale(crate::real::amax(v));
+            let a = v * u;
+            let slack = r.optimality_scaled(u, scale, D);
+            return self.points().all(|p| a.dot(&(p.w - v)) >= -slack);
+        }
+        let vv = v.norm_squared();
+        let slack = r.optimality(crate::real::amax(v), scale, D);
+        self.points().all(|p| v.dot(&p.w) - vv >= -slack)
+    }
+
+    /// The robust fallback when the fast choice disagrees with the geometry (elongated or
+    /// near-degenerate simplices): the nearest valid projection over every subset (a full
+    /// simplex excepted when `full`: it was decided already). In exact arithmetic this is
+    /// the closest point of the simplex; it costs `2^n` projections, so it only runs when
+    /// the fast path's answer fails its check (docs/gjk.md §2.4).
+    pub(super) fn search(
+        &mut self,
+        full: bool,
+        r: &Rounding<T>,
+        johnson: Option<&Johnson<T, D>>,
+    ) -> Option<Closest<T, D>> {
+        let all = self.bits;
+        let slack = r.barycentric(D);
+        // Fixed point: a candidate with the newest vertex within the resolution of one
+        // without it wins. The same point to rounding, but its direction is new: a triangle
+        // (`λ = 3e-7` at its new vertex) tied with its old edge at `‖v‖ = 1e-4`, the edge
+        // was kept, and the stalled run's plane bound along the edge's direction stayed 0.
+        let (tie, nb) = if crate::real::is_fixed::<T>() {
+            (r.band(T::zero()), 1u8 << self.last)
+        } else {
+            (T::zero(), 0)
+        };
+        let mut best: Option<(u8, Closest<T, D>, T)> = None;
+        let mut s: u8 = 0;
+        loop {
+            s = s.wrapping_sub(all) & all;
+            if s == 0 {
+                break;
+            }
+            if full && s == all {
+                continue;
+            }
+            if let Some(c) =
+                project::closest_of(self.pts.as_ref(), s, self.last, slack, johnson, false)
+            {
+                let vv = rank(&c.v);
+                let better = |(bs, _, bv): &(u8, Closest<T, D>, T)| {
+                    vv < *bv || (s & nb != 0 && *bs & nb == 0 && vv <= *bv + tie)
+                };
+                if best.as_ref().is_none_or(better) {
+                    best = Some((s, c, vv));
+                }
+            }
+        }
+        match best {
+            Some((set, c, _)) => {
+                self.bits = set;
+                Some(c)
+            }
+            None => {
+                self.bits = all & !(1 << self.last);
+                None
+            }
+        }
+    }
+
+    /// The closest point of the simplex to the origin, with its witnesses (the exhaustive
+    /// search over sub-simplices; the simplex is left unchanged).
+    pub(crate) fn closest(&self, r: &Rounding<T>) -> Option<Closest<T, D>> {
+        let slack = r.barycentric(D);
+        let mut best: Option<(Closest<T, D>, T)> = None;
+        let mut s: u8 = 0;
+        loop {
+            s = s.wrapping_sub(self.bits) & self.bits;
+            if s == 0 {
+                break;
+            }
+            if let Some(c) =
+                project::closest_of(self.pts.as_ref(), s, self.last, slack, None, false)
+            {
+                let vv = rank(&c.v);
+                if best.as_ref().is_none_or(|(_, bv)| vv < *bv) {
+                    best = Some((c, vv));
+                }
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    /// Whether the origin lies inside the full simplex, decided by a backward-stable solve
+    /// of `Σ μᵢ (yᵢ − y_n) = −y_n` ([`crate::linalg::solve_pivoted`]): its residual stays
+    /// near `ε · scale` however thin the simplex, so the origin is inside iff every
+    /// barycentric coordinate is non-negative and the residual `v` is within the rounding.
+    fn origin_inside(&self, r: &Rounding<T>) -> Option<Closest<T, D>> {
+        let n = D + 1;
+        let last = self.last;
+        let pts = self.pts.as_ref();
+        let y_n = pts[last].w;
+        let others = || (0..n).filter(move |&i| i != last);
+        let mut m = SMatrix::<T, D, D>::zeros();
+        for (col, i) in others().enumerate() {
+            m.set_column(col, &(pts[i].w - y_n));
+        }
+        let (mu, _) = crate::linalg::solve_pivoted(m, -y_n)?;
+        let mut sum = T::zero();
+        let (mut dv, mut a, mut b) = (
+            SVector::<T, D>::zeros(),
+            pts[last].a.coords,
+            pts[last].b.coords,
+        );
+        let mut scale = y_n.amax();
+        for (col, i) in others().enumerate() {
+            let l = mu[col];
+            if l < T::zero() {
+                return None;
+            }
+            sum += l;
+            dv += (pts[i].w - y_n) * l;
+            a += (pts[i].a.coords - pts[last].a.coords) * l;
+            b += (pts[i].b.coords - pts[last].b.coords) * l;
+            scale = scale.max(pts[i].w.amax());
+        }
+        let v = y_n + dv;
+        if sum > T::one() || crate::real::norm(&v) > r.residual(scale, D) {
+            return None;
+        }
+        Some(Closest {
+            v,
+            dir: v,
+            a: Point::from(a),
+            b: Point::from(b),
+            scale,
+            full: true,
+            via: Solver::InsideSolve,
+        })
+    }
+}
+
+/// A size of `v` to rank candidate points by (smaller is closer to the origin): `‖v‖²` for
+/// floats; fixed point takes the scaled norm ([`crate::real::norm`]), since `‖v‖²` of a
+/// short `v` is a few ulps (at `‖v‖ = 1.2e-3`, 25 ulps: a triangle's point 1e-5 closer
+/// than its edge's tied with it, the search kept the edge and GJK stopped `NoProgress`).
+#[inline]
+fn rank<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
+    if crate::real::is_fixed::<T>() {
+        crate::real::norm(v)
+    } else {
+        v.norm_squared()
+    }
+}
+
+/// A power of two `k` that brings `m` (a simplex's largest coordinate) into `[1/2, 2)`
+/// where the degree-3 signed volumes would otherwise over- or underflow (floats outside
+/// `[2⁻³⁰, 2³⁰]`) or lose digits (fixed-point below 1/2); 1 when `m` is fine as it is
+/// (or 0).
+pub(in crate::gjk) fn pow2_scale<T: Real>(m: T) -> T {
+    let fixed = crate::real::is_fixed::<T>();
+    let (lo, hi) = if fixed {
+        (crate::real::lit::<T>(0.5), T::max_value().unwrap_or(m))
+    } else {
+        let range = crate::tolerance::range::SIGNED_VOLUME_RANGE;
+        (
+            crate::real::lit::<T>(1.0 / range),
+            crate::real::lit::<T>(range),
+        )
+    };
+    if !(m > T::zero()) || (m >= lo && m <= hi) {
+        return T::one();
+    }
+    let mf: f64 = m.to_subset().unwrap_or(1.0);
+    let k = 2f64.powi(-(mf.log2().round() as i32));
+    crate::real::lit(k)
+}
