@@ -511,12 +511,16 @@ where
 
 /// The rounding of composing the two poses into B's pose in A's frame: the bounds of a
 /// result computed there are widened by it (`gjk_touching` of the translations).
+/// By plain comparisons ([`crate::real::amax`], the value of nalgebra's `amax` for the
+/// finite translations every caller has checked before using the band).
+#[inline]
 pub(crate) fn pose_band<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
     tol: &Tolerances<T>,
 ) -> T {
-    tol.gjk_touching * (pose_a.translation.vector.amax() + pose_b.translation.vector.amax())
+    use crate::real::amax;
+    tol.gjk_touching * (amax(&pose_a.translation.vector) + amax(&pose_b.translation.vector))
 }
 
 /// Maps a distance computed in A's frame to the world frame, its bounds widened by the

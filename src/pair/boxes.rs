@@ -149,7 +149,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         self.cof.transpose() / self.det
     }
 
-    /// The separating-axis test; returns at once an axis whose separation exceeds `stop`,
+    /// The separating-axis test (the axes' normals left to [`Boxes::normal`]); returns at once
+    /// an axis whose separation exceeds `stop`,
     /// else the largest. Face axes win ties with edge axes within the band (their witnesses
     /// are whole faces). Edge crosses shorter than ε (edges parallel to rounding) are
     /// skipped: the faces' normals then bound the skipped axis' separation within
@@ -209,8 +210,18 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         self.axis(kind, best)
     }
 
-    /// The axis of `kind`, unit, oriented from the first box to the second.
+    /// The axis of `kind` with its separation; its normal is left for [`Boxes::normal`] (a
+    /// verdict needs none).
     fn axis(&self, kind: Kind, sep: T) -> Axis<T, D> {
+        Axis {
+            sep,
+            kind,
+            n: SVector::zeros(),
+        }
+    }
+
+    /// The unit normal of an axis of `kind`, oriented from the first box to the second.
+    fn normal(&self, kind: Kind) -> SVector<T, D> {
         let t = &self.t;
         let mut n = SVector::<T, D>::zeros();
         match kind {
@@ -227,7 +238,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
                 n[i2] = l2 * f;
             }
         }
-        Axis { sep, kind, n }
+        n
     }
 
     /// The answer the caller wants, on the two boxes (`margin`: the radii around them).
@@ -238,7 +249,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         } else {
             T::max_value()?
         };
-        let ax = self.sat(stop);
+        let mut ax = self.sat(stop);
         if !ax.sep.is_finite() {
             return None;
         }
@@ -246,6 +257,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             // Proven apart by the axis, or overlapping by the complete set of axes.
             return Some(Answer::verdict(ax.sep, band, self.coords));
         }
+        ax.n = self.normal(ax.kind);
         if want == Want::Distance && ax.sep < -band {
             // Overlapping by the complete set of axes: a distance needs only a common
             // point, and the second box's centre is one whenever it lies in the first
@@ -391,9 +403,10 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     }
 
     /// A point of the second box near `x` (its nearest one for an exact rotation), and
-    /// its free axes.
-    fn clamp_b(&self, x: &Point<T, D>) -> (Point<T, D>, u8) {
-        let mut y = self.inverse() * (x.coords - self.t);
+    /// its free axes; `ri` is [`Boxes::inverse`] (computed once by the caller: four
+    /// divisions).
+    fn clamp_b(&self, ri: &SMatrix<T, D, D>, x: &Point<T, D>) -> (Point<T, D>, u8) {
+        let mut y = ri * (x.coords - self.t);
         let mut free = 0u8;
         for k in 0..D {
             let h = self.b[k];
@@ -412,8 +425,9 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     fn project(&self, q: &Point<T, D>) -> Pair<T, D> {
         let (mut q, mut free_b) = (*q, 0u8);
         let (mut p, mut free_a) = self.clamp_a(&q);
+        let ri = self.inverse();
         for _ in 0..4 {
-            let (q2, fb) = self.clamp_b(&p);
+            let (q2, fb) = self.clamp_b(&ri, &p);
             free_b = fb;
             if q2 == q {
                 break;
@@ -493,12 +507,19 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         self.common_of(&[*q, *p, nalgebra::center(p, q)])
     }
 
-    /// The first of `xs` within the band of both boxes, as that pair of nearest points.
+    /// The first of `xs` within the band of both boxes, as that pair of nearest points (the
+    /// second box's only for a point near the first, with its inverse computed once).
     fn common_of(&self, xs: &[Point<T, D>]) -> Option<Witnesses<T, D>> {
         let near = |x: &Point<T, D>, y: &Point<T, D>| norm(&(x - y)) <= self.band;
+        let mut ri = None;
         for &x in xs {
-            let (xa, xb) = (self.clamp_a(&x).0, self.clamp_b(&x).0);
-            if near(&xa, &x) && near(&xb, &x) {
+            let xa = self.clamp_a(&x).0;
+            if !near(&xa, &x) {
+                continue;
+            }
+            let ri = ri.get_or_insert_with(|| self.inverse());
+            let xb = self.clamp_b(ri, &x).0;
+            if near(&xb, &x) {
                 return Some(Witnesses { a: xa, b: xb });
             }
         }

@@ -84,8 +84,17 @@ impl<T: Real, const D: usize> Answer<T, D> {
     }
 
     /// The answer computed in `pose`'s frame, in the world frame; when `swap`, its two
-    /// shapes exchanged (the normal reversed).
-    fn posed<R: PoseRotation<T, D>>(mut self, pose: &Isometry<T, R, D>, swap: bool) -> Self {
+    /// shapes exchanged (the normal reversed). A verdict has no points or normal to map
+    /// (its bounds are the same in every frame): unchanged.
+    fn posed<R: PoseRotation<T, D>>(
+        mut self,
+        pose: &Isometry<T, R, D>,
+        swap: bool,
+        want: Want,
+    ) -> Self {
+        if want == Want::Verdict {
+            return self;
+        }
         self.a = pose.transform_point(&self.a);
         self.b = pose.transform_point(&self.b);
         self.normal = pose.rotation.transform_vector(&self.normal);
@@ -96,8 +105,12 @@ impl<T: Real, const D: usize> Answer<T, D> {
         self
     }
 
-    /// The answer computed about the origin `o` (world axes), in the world frame.
-    fn shifted(mut self, o: &SVector<T, D>) -> Self {
+    /// The answer computed about the origin `o` (world axes), in the world frame (a verdict
+    /// unchanged, as in [`Answer::posed`]).
+    fn shifted(mut self, o: &SVector<T, D>, want: Want) -> Self {
+        if want == Want::Verdict {
+            return self;
+        }
         self.a += o;
         self.b += o;
         self
@@ -176,7 +189,9 @@ fn in_range<T: Real>(m: T) -> bool {
 /// the default subalgorithm, criterion and search direction (another one is a request to
 /// study GJK itself), and caps that
 /// let GJK and EPA converge on these pairs (boxes take about 10 support points; below
-/// `tolerance::factor::CLOSED_FORM_MIN_ITERATIONS` the general path runs, so that a cap binds as documented).
+/// `tolerance::factor::CLOSED_FORM_MIN_ITERATIONS` the general path runs, so that a cap
+/// binds as documented).
+#[inline]
 fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
     tol.gjk_subalgorithm == Subalgorithm::Auto
         && crate::gjk::is_plain(tol)
@@ -185,17 +200,27 @@ fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
         && tol.validate().is_ok()
 }
 
+/// An admitted pair: both primitives and their radii (read once: every step after
+/// admission needs them).
+struct Admitted<T: Real, const D: usize> {
+    pa: Primitive<T, D>,
+    pb: Primitive<T, D>,
+    ra: T,
+    rb: T,
+}
+
 /// The pair's primitives when a fast path may answer: floats, `D` 2 or 3, both shapes
 /// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
 /// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
 /// path reports the error in its own order.
+#[inline]
 fn admit<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
     pose_b: &Isometry<T, R, D>,
     b: &B,
     tol: &Tolerances<T>,
-) -> Option<(Primitive<T, D>, Primitive<T, D>)>
+) -> Option<Admitted<T, D>>
 where
     T: Real,
     R: PoseRotation<T, D>,
@@ -206,22 +231,22 @@ where
         return None;
     }
     let (pa, pb) = (a.primitive()?, b.primitive()?);
+    let (ra, rb) = (radius(&pa), radius(&pb));
     let ok = honours(tol)
         && valid(&pa)
         && valid(&pb)
-        && crate::real::finite(radius(&pa) + radius(&pb))
+        && crate::real::finite(ra + rb)
         && crate::pose::is_rigid(pose_a)
         && crate::pose::is_rigid(pose_b);
-    ok.then_some((pa, pb))
+    ok.then_some(Admitted { pa, pb, ra, rb })
 }
 
 /// The solver for the pair, its answer in the world frame. Boxes work in a box's frame
 /// (the other shape placed by `pose⁻¹·pose'`), round shapes in world axes about A's
 /// centre (no rotation at all: their cores are points and segments).
 fn solve<T, R, const D: usize>(
-    pa: &Primitive<T, D>,
+    pair: &Admitted<T, D>,
     pose_a: &Isometry<T, R, D>,
-    pb: &Primitive<T, D>,
     pose_b: &Isometry<T, R, D>,
     tol: &Tolerances<T>,
     want: Want,
@@ -230,7 +255,8 @@ where
     T: Real,
     R: PoseRotation<T, D>,
 {
-    let margin = radius(pa) + radius(pb);
+    let (pa, pb) = (&pair.pa, &pair.pb);
+    let margin = pair.ra + pair.rb;
     let o = pose_a.translation.vector;
     // Round cores about A's centre: B's points moved by t_b − t_a.
     let ob = pose_b.translation.vector - o;
@@ -242,41 +268,42 @@ where
             let (rot, t) = (rel.rotation.to_matrix(), rel.translation.vector);
             boxes::Boxes::new(*ha, *hb, rot, t, tol)
                 .solve(want, margin)?
-                .posed(pose_a, false)
+                .posed(pose_a, false, want)
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
             let rel = pose_a.inv_mul(pose_b);
             let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
             boxes::Boxes::new(*h, hs, q, m, tol)
                 .solve(want, margin)?
-                .posed(pose_a, false)
+                .posed(pose_a, false, want)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
             let rel = pose_b.inv_mul(pose_a);
             let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
             boxes::Boxes::new(*h, hs, q, m, tol)
                 .solve(want, margin)?
-                .posed(pose_b, true)
+                .posed(pose_b, true, want)
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
             let c = pose_a.inverse_transform_point(&Point::from(pose_b.translation.vector));
-            round::point_box(h, &c, tol, want)?.posed(pose_a, false)
+            round::point_box(h, &c, tol, want)?.posed(pose_a, false, want)
         }
         (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
             let c = pose_b.inverse_transform_point(&Point::from(o));
-            round::point_box(h, &c, tol, want)?.posed(pose_b, true)
+            round::point_box(h, &c, tol, want)?.posed(pose_b, true, want)
         }
         (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
-            round::point_point(&Point::from(ob), tol)?.shifted(&o)
+            round::point_point(&Point::from(ob), tol)?.shifted(&o, want)
         }
         (Primitive::Ball { .. }, Primitive::Capsule { a, b, .. }) => {
-            round::point_segment(&Point::origin(), &in_b(a), &in_b(b), tol, false)?.shifted(&o)
+            round::point_segment(&Point::origin(), &in_b(a), &in_b(b), tol, false)?
+                .shifted(&o, want)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Ball { .. }) => {
-            round::point_segment(&Point::from(ob), &in_a(a), &in_a(b), tol, true)?.shifted(&o)
+            round::point_segment(&Point::from(ob), &in_a(a), &in_a(b), tol, true)?.shifted(&o, want)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Capsule { a: c, b: d, .. }) => {
-            round::segment_segment(&in_a(a), &in_a(b), &in_b(c), &in_b(d), tol)?.shifted(&o)
+            round::segment_segment(&in_a(a), &in_a(b), &in_b(c), &in_b(d), tol)?.shifted(&o, want)
         }
     };
     in_range(ans.coords).then_some(ans)
@@ -310,9 +337,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Distance)?;
-    let (ra, rb) = (radius(&pa), radius(&pb));
+    let pair = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pair, pose_a, pose_b, tol, Want::Distance)?;
+    let (ra, rb) = (pair.ra, pair.rb);
     let margin = ra + rb;
     // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
     // shapes is the cores' minus the radii; within the radii and the band, they touch.
@@ -365,10 +392,10 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Verdict)?;
+    let pair = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pair, pose_a, pose_b, tol, Want::Verdict)?;
     // Apart only when proven: a separation bound beyond the radii and the rounding.
-    Some(!(ans.lower > radius(&pa) + radius(&pb) + ans.band))
+    Some(!(ans.lower > pair.ra + pair.rb + ans.band))
 }
 
 /// [`crate::query::contact`] by a fast path, `None` where the general path must run.
@@ -385,9 +412,9 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let (pa, pb) = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pa, pose_a, &pb, pose_b, tol, Want::Contact)?;
-    let (ra, rb) = (radius(&pa), radius(&pb));
+    let pair = admit(pose_a, a, pose_b, b, tol)?;
+    let ans = solve(&pair, pose_a, pose_b, tol, Want::Contact)?;
+    let (ra, rb) = (pair.ra, pair.rb);
     let margin = ra + rb;
     let n = ans.normal;
     let band = ans.band + query::pose_band(pose_a, pose_b, tol);
