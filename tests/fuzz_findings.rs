@@ -1067,29 +1067,21 @@ cases!(capped_contact_bounds_cover_its_witnesses, [2 => d2, 3 => d3]);
 /// 16 of 800 000 cases). Fixed-point EPA now takes the face's closest point, its weights
 /// and its normal in `f64` (exactly rounded; the face's vertices convert to 2⁻⁵³). Floats
 /// keep their own projection; all three scalars are checked.
-fn epa_normal_of_a_small_face_comes_from_its_closest_point<T: Real>() {
-    let mut rng = Rng(1729);
+/// Runs `contact` on `n` random cases and checks `contact`'s promise on every
+/// penetrating one (only the converged ones if `converged_only`): the witnesses lie
+/// `separation · normal` apart to the accuracy plus the bounds' width. At least a third of
+/// the cases must penetrate.
+fn assert_deep_witness_gaps<T: Real>(
+    n: usize,
+    converged_only: bool,
+    mut rng: Rng,
+    mut contact: impl FnMut(&mut Rng) -> query::Contact<T, 3>,
+) {
     let acc = accuracy::<T>(4.0) * 4.0;
-    let n = if cfg!(debug_assertions) { 150 } else { 1500 };
-    let mut deep = 0;
-    let mut worst = 0.0f64;
+    let (mut deep, mut worst) = (0, 0.0f64);
     for i in 0..n {
-        let fat = |rng: &mut Rng| {
-            let (e0, e1) = (rng.vector::<3>(-1.0, 1.0), rng.vector::<3>(-1.0, 1.0));
-            let r = rng.uniform(1.0, 2.0);
-            let cap =
-                convex_proximity::shape::Capsule::new(p::<T, 3>(&e0.into()), p(&e1.into()), lit(r));
-            let x = rng.vector::<3>(-1.0, 1.0);
-            convex_proximity::shape::Hull::new(
-                cap,
-                convex_proximity::shape::PointShape::new(p(&x.into())),
-            )
-        };
-        let (a, b) = (fat(&mut rng), fat(&mut rng));
-        let (pa, _) = random_pose::<T, 3>(&mut rng, 1.5);
-        let (pb, _) = random_pose::<T, 3>(&mut rng, 1.5);
-        let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
-        if c.separation >= T::zero() || !c.termination.is_converged() {
+        let c = contact(&mut rng);
+        if c.separation >= T::zero() || (converged_only && !c.termination.is_converged()) {
             continue;
         }
         deep += 1;
@@ -1103,6 +1095,27 @@ fn epa_normal_of_a_small_face_comes_from_its_closest_point<T: Real>() {
     }
     assert!(deep > n / 3, "{deep} deep contacts of {n}");
     println!("{deep} deep contacts, largest witness gap {worst:e}");
+}
+
+fn epa_normal_of_a_small_face_comes_from_its_closest_point<T: Real>() {
+    let n = if cfg!(debug_assertions) { 150 } else { 1500 };
+    assert_deep_witness_gaps::<T>(n, true, Rng(1729), |rng| {
+        let fat = |rng: &mut Rng| {
+            let (e0, e1) = (rng.vector::<3>(-1.0, 1.0), rng.vector::<3>(-1.0, 1.0));
+            let r = rng.uniform(1.0, 2.0);
+            let cap =
+                convex_proximity::shape::Capsule::new(p::<T, 3>(&e0.into()), p(&e1.into()), lit(r));
+            let x = rng.vector::<3>(-1.0, 1.0);
+            convex_proximity::shape::Hull::new(
+                cap,
+                convex_proximity::shape::PointShape::new(p(&x.into())),
+            )
+        };
+        let (a, b) = (fat(rng), fat(rng));
+        let (pa, _) = random_pose::<T, 3>(rng, 1.5);
+        let (pb, _) = random_pose::<T, 3>(rng, 1.5);
+        query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input")
+    });
 }
 scalar_cases!(epa_normal_of_a_small_face_comes_from_its_closest_point);
 
@@ -1145,12 +1158,9 @@ fn cone_hull<T: Real>(
 }
 
 fn epa_witnesses_on_a_needle_face_come_from_its_closest_point<T: Real>() {
-    let mut rng = Rng(9238708);
-    let acc = accuracy::<T>(4.0) * 4.0;
     let n = if cfg!(debug_assertions) { 200 } else { 2000 };
-    let (mut deep, mut worst) = (0, 0.0f64);
-    for i in 0..n {
-        let c = capsule_in_a_cone(&mut rng);
+    assert_deep_witness_gaps::<T>(n, false, Rng(9238708), |rng| {
+        let c = capsule_in_a_cone(rng);
         let a = convex_proximity::shape::Capsule::new(
             p::<T, 3>(&Point3::new(c[0], c[1], c[2])),
             p(&Point3::new(c[3], c[4], c[5])),
@@ -1158,23 +1168,10 @@ fn epa_witnesses_on_a_needle_face_come_from_its_closest_point<T: Real>() {
         );
         let (fat, round) = (rng.uniform(0.8, 1.8), rng.uniform(0.3, 1.0));
         let b = cone_hull::<T>([c[7], c[8], c[9], c[10], c[11], c[12]], fat, round);
-        let (pa, _) = random_pose::<T, 3>(&mut rng, 1.0);
-        let (pb, _) = random_pose::<T, 3>(&mut rng, 1.0);
-        let k = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
-        if k.separation >= T::zero() {
-            continue;
-        }
-        deep += 1;
-        let width = f(k.upper_bound) - f(k.lower_bound);
-        let gap = witness_gap(&k);
-        worst = worst.max(gap);
-        assert!(
-            gap <= acc + width,
-            "case {i}: witnesses {gap:e} off (width {width:e}): {k:?}"
-        );
-    }
-    assert!(deep > n / 3, "{deep} deep contacts of {n}");
-    println!("{deep} deep contacts, largest witness gap {worst:e}");
+        let (pa, _) = random_pose::<T, 3>(rng, 1.0);
+        let (pb, _) = random_pose::<T, 3>(rng, 1.0);
+        query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input")
+    });
 }
 scalar_cases!(epa_witnesses_on_a_needle_face_come_from_its_closest_point);
 
