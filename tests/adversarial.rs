@@ -526,6 +526,277 @@ fn flat_polytope_manifold_has_its_corners<T: Real>() {
     }
 }
 
+/// A triangle's feature (3 points: no hull) along any direction holds a support vertex.
+/// `flat_feature` measured the points' offsets from its line with the direction of the
+/// first guess (point 0 to the point farthest from it) but from the second line's end:
+/// when the third point projected beyond the farthest one, it was its own "widest" point,
+/// the plane through three collinear points failed and the feature was point 0, not the
+/// support (fuzz seed 7292861: a rounded triangle's manifold point 0.23 shallower than the
+/// contact and 1.3e-2 inside the triangle's rounding).
+fn flat_feature_plane_through_its_extremes<T: Real>() {
+    let mut rng = Rng(7292861);
+    let mut feat = convex_proximity::clip::Feature::<T, 3>::default();
+    for i in 0..2000 {
+        let pts: Vec<Point3<T>> = (0..3)
+            .map(|_| p::<T, 3>(&Point3::from(rng.vector::<3>(-1.0, 1.0))))
+            .collect();
+        let Ok(tri) = Polytope::try_new(pts.clone()) else {
+            continue;
+        };
+        let d = v::<T, 3>(&rng.unit::<3>());
+        tri.feature(&d, &mut feat);
+        let h = |x: &Point3<T>| f(d.dot(&x.coords));
+        let support = pts.iter().map(h).fold(f64::NEG_INFINITY, f64::max);
+        let best = feat
+            .vertices
+            .iter()
+            .map(|x| h(&x.point))
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            best >= support - acc::<T>() * 4.0,
+            "#{i}: feature {feat:?} misses the support {support} along {d:?} of {pts:?}"
+        );
+    }
+}
+
+/// The reproduction (seed 7292861 of `manifold_3d_f64`): the rounded triangle's manifold
+/// held its point 0 alone, at −2.304 where the contact is −2.538.
+fn flat_feature_plane_through_its_extremes_reproduction<T: Real>() {
+    let a = Cuboid::new(v::<T, 3>(&Vector3::new(
+        1.7149759670405127,
+        1.3326527809567408,
+        0.8575234607461663,
+    )));
+    let (pa, _) = posed::<T>(
+        [
+            0.4309503348246072,
+            -0.6623012935822836,
+            -0.6128937962108874,
+            -0.10541712897511835,
+            -0.7115001395872904,
+            0.6947336038266102,
+            -0.8961969860656763,
+            -0.23478617481977063,
+            -0.37643912426884896,
+        ],
+        [
+            0.6520790417334248,
+            -0.40665293354695975,
+            0.009063859006637642,
+        ],
+    );
+    let tri = Polytope::try_new(
+        [
+            [0.3773708705271992, -0.506706340123598, 0.17906462195773254],
+            [-0.9002670328831922, 0.8420996414129853, 0.9203784237430381],
+            [-0.9718928816662852, -0.2566720073243305, 0.9884946974898909],
+        ]
+        .iter()
+        .map(|c| p::<T, 3>(&Point3::new(c[0], c[1], c[2])))
+        .collect(),
+    )
+    .unwrap();
+    let b = Rounded::new(tri, lit::<T>(1.8406019684138246));
+    let (pb, pb64) = posed::<T>(
+        [
+            -0.8384121145419952,
+            0.49242666969549015,
+            0.23362598563051404,
+            -0.5447321479475471,
+            -0.7427302233665695,
+            -0.3893824627410663,
+            -0.018221228873824935,
+            -0.45372655892117975,
+            0.8909546545968953,
+        ],
+        [0.5239642938887616, 0.6671549553673608, 0.05050736247806498],
+    );
+    let c = query::contact(&pa, &a, &pb, &b, &tol()).unwrap();
+    let m = query::manifold(&pa, &a, &pb, &b, T::zero(), &tol()).unwrap();
+    assert!(
+        (f(c.separation) + 2.5378141034418).abs() < acc::<T>() * 8.0,
+        "{c:?}"
+    );
+    let b64 = Rounded::new(
+        Polytope::try_new(b.inner.points().iter().map(pback).collect()).unwrap(),
+        f(b.radius),
+    );
+    assert_deepest_and_on_b(&m, &c, &pb64, &b64);
+}
+
+/// The manifold's deepest point is as deep as the contact, and its points lie on B (`b64`:
+/// B as `T` holds it, in f64).
+fn assert_deepest_and_on_b<T: Real, S: SupportMap<f64, D>, const D: usize>(
+    m: &convex_proximity::clip::Manifold<T, D>,
+    c: &query::Contact<T, D>,
+    pb64: &Pose<f64, D>,
+    b64: &S,
+) where
+    Const<D>: convex_proximity::epa::ContactDim<f64, D>,
+{
+    let slack = acc::<T>() * 8.0 + f(c.upper_bound) - f(c.lower_bound);
+    let deepest = m
+        .points()
+        .iter()
+        .map(|q| f(q.separation))
+        .fold(f64::INFINITY, f64::min);
+    assert!(deepest <= f(c.upper_bound) + slack, "{m:?} vs {c:?}");
+    for q in m.points() {
+        // In B's frame (the pose rounded to `T` is not orthonormal to f64's test).
+        let local = pb64.inverse_transform_point(&pback(&q.point_b));
+        let d = signed_distance(&Pose::identity(), b64, &local);
+        assert!(d.abs() <= slack * 4.0, "{d:e} off B: {q:?} in {m:?}");
+    }
+}
+
+/// A single incident point does not exempt the manifold from its deepest pair. A hull's
+/// (or sum's) feature is its support point, which stands for the whole support set: a box
+/// corner poking into the flat side of a hull of a capsule and a point paired the
+/// capsule's far end with the box's tilted face, shallower than the contact, and
+/// `clip::build` skipped the witnesses because "a single incident point is the deepest"
+/// (fuzz seed 601 of `manifold_2d_f64`: −1.414 where the contact is −1.962).
+fn single_incident_point_keeps_the_deepest_pair<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::epa::ContactDim<T, D>
+        + convex_proximity::epa::ContactDim<f64, D>
+        + convex_proximity::shape::ShapeDim<T, D>
+        + convex_proximity::shape::ShapeDim<f64, D>,
+    Cuboid<T, D>: FeatureMap<T, D>,
+    Polytope<T, D>: FeatureMap<T, D>,
+    <Const<D> as convex_proximity::shape::ShapeDim<T, D>>::Extra: FeatureMap<T, D>,
+{
+    use convex_proximity::shape::Shape;
+    let mut rng = Rng(601 + D as u64);
+    let (mut cases, mut multi) = (0, 0);
+    for i in 0..300 {
+        // B: a capsule along x whose flat bottom side is at y = 0, hulled with a point
+        // above it; A: a wider box below, turned by 20°–40° about z, its top corner
+        // 0.05–0.3 into the side; its top face slopes down under the capsule's ends.
+        let (r, half) = (rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.6));
+        let mut e = SVector::<f64, D>::zeros();
+        e[0] = half;
+        let mut top = SVector::<f64, D>::zeros();
+        top[1] = r + rng.uniform(0.5, 1.5);
+        top[0] = rng.uniform(-0.5, 0.5);
+        let mut axis = SVector::<f64, D>::zeros();
+        axis[1] = r;
+        let ends = [p::<T, D>(&Point::from(axis - e)), p(&Point::from(axis + e))];
+        let apex = p::<T, D>(&Point::from(top));
+        let b = Shape::<T, D>::hull(
+            Capsule::new(ends[0], ends[1], lit::<T>(r)),
+            PointShape::new(apex),
+        );
+        let b64 = Shape::<f64, D>::hull(
+            Capsule::new(pback(&ends[0]), pback(&ends[1]), f(lit::<T>(r))),
+            PointShape::new(pback(&apex)),
+        );
+        let h: SVector<f64, D> = rng.vector(0.8, 1.2);
+        let a = Cuboid::new(v::<T, D>(&h));
+        let theta = rng.uniform(20f64.to_radians(), 40f64.to_radians());
+        let mut rot = SMatrix::<f64, D, D>::identity();
+        rot[(0, 0)] = theta.cos();
+        rot[(0, 1)] = -theta.sin();
+        rot[(1, 0)] = theta.sin();
+        rot[(1, 1)] = theta.cos();
+        // A's corner h (its highest once turned) pushed into the side, at x along it.
+        let up = rot * h;
+        let mut t = SVector::<f64, D>::zeros();
+        t[0] = rng.uniform(-half, half) - up[0];
+        t[1] = rng.uniform(0.05, 0.3) - up[1];
+        let pa: Pose<T, D> = Isometry::from_parts(
+            Translation::from(v::<T, D>(&t)),
+            Rotation::from_matrix_unchecked(rot.map(lit::<T>)),
+        );
+        let pb = Pose::<T, D>::identity();
+        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol()) else {
+            panic!("#{i}: contact failed");
+        };
+        let m = query::manifold(&pa, &a, &pb, &b, T::zero(), &tol()).unwrap();
+        if f(c.separation) >= 0.0 {
+            continue;
+        }
+        cases += 1;
+        multi += usize::from(m.len() > 1);
+        assert_deepest_and_on_b(&m, &c, &Pose::<f64, D>::identity(), &b64);
+    }
+    assert!(cases > 200, "{cases} penetrating cases");
+    assert!(
+        multi > 0,
+        "no case needed the witness: the test proves nothing"
+    );
+}
+
+/// A rounded segment feature moves along its own normal when that is perpendicular to it.
+/// A cone under a map that is not a similarity keeps its side line as a feature (the
+/// line's normal mapped by `M⁻ᵀ`), but `to_surface` moved the line along its perpendicular
+/// nearest the query direction, which the map had turned from the surface's normal: the
+/// manifold's points sat r·(1 − cos α) inside the rounding (fuzz seed 9509658 of
+/// `manifold_3d_f64`: 1.2e-6 inside, r = 1.9). Here a box face is turned so that the
+/// direction into the cone, pulled back by `Mᵀ`, is a side normal tilted along its line
+/// (inside the feature's ~0.9° band).
+fn rounded_side_line_moves_along_its_normal<T: Real>() {
+    use convex_proximity::shape::Cone;
+    let mut rng = Rng(9509658);
+    let mut checked = 0;
+    for i in 0..200 {
+        let (h, rc, rho) = (
+            rng.uniform(0.5, 1.5),
+            rng.uniform(0.3, 1.0),
+            rng.uniform(0.3, 2.0),
+        );
+        let m = rotation::<3>(&mut rng)
+            * Matrix3::from_diagonal(&rng.vector::<3>(0.5, 2.0))
+            * rotation::<3>(&mut rng);
+        let (mt, ht, rct, rhot) = (m.map(lit::<T>), lit::<T>(h), lit::<T>(rc), lit::<T>(rho));
+        let b = Rounded::new(
+            Transformed::new(Cone::new(ht, rct), mt, SVector::zeros()),
+            rhot,
+        );
+        let b64 = Rounded::new(
+            Transformed::new(Cone::new(f(ht), f(rct)), mt.map(f::<T>), SVector::zeros()),
+            f(rhot),
+        );
+        // The side line at azimuth φ: normal (cos φ, r/2h, sin φ), direction from the
+        // apex (r cos φ, −2h, r sin φ); the inner query direction tilts along the line.
+        let phi = rng.uniform(0.0, std::f64::consts::TAU);
+        let ns = Vector3::new(phi.cos(), rc / (2.0 * h), phi.sin()).normalize();
+        let e = Vector3::new(rc * phi.cos(), -2.0 * h, rc * phi.sin()).normalize();
+        let w = ns + e * rng.uniform(-0.01, 0.01);
+        let Some(inv_t) = m.try_inverse().map(|x| x.transpose()) else {
+            continue;
+        };
+        let d = (inv_t * w).normalize();
+        // A's top face (+y) turned to −d, B's support point along d `pen` inside it.
+        let n = -d;
+        let pen = rng.uniform(0.01, 0.1);
+        let s = b64.support(&d);
+        let rot = Rotation3::rotation_between(&Vector3::y(), &n).unwrap();
+        let a = Cuboid::new(Vector3::new(lit::<T>(4.0), lit(0.5), lit(4.0)));
+        let ta = s.coords + n * pen - n * 0.5;
+        let pa: Pose<T, 3> = Isometry::from_parts(
+            Translation::from(v::<T, 3>(&ta)),
+            Rotation::from_matrix_unchecked(rot.matrix().map(lit::<T>)),
+        );
+        let pb = Pose::<T, 3>::identity();
+        let c = query::contact(&pa, &a, &pb, &b, &tol()).unwrap();
+        let mf = query::manifold(&pa, &a, &pb, &b, T::zero(), &tol()).unwrap();
+        if (back(&c.normal.into_inner()) - n).amax() > 1e-3 {
+            continue; // not the face contact this case was built for
+        }
+        checked += 1;
+        // Shapes of size ≤ 8; f64 without the fix: 6.8e-6 inside (1.2e-9 with it).
+        let slack = accuracy::<T>(8.0) + f(c.upper_bound) - f(c.lower_bound);
+        for q in mf.points() {
+            let dist = signed_distance(&Pose::identity(), &b64, &pback(&q.point_b));
+            assert!(
+                dist.abs() <= slack,
+                "#{i}: {dist:e} off B: {q:?} in {mf:?}, {c:?}"
+            );
+        }
+    }
+    assert!(checked > 150, "{checked} face contacts");
+}
+
 // ---------------------------------------------------------- class 6: non-rigid poses
 
 /// `check_pose` only measured `R·(1, …, 1)`: a shear `I + 5·e_x(1, −1, 0)ᵀ` keeps that
@@ -792,6 +1063,10 @@ fn every_fallible_constructor_has_a_try_form() {
 
 scalar_cases!(faceless_polytope_manifold_has_the_deepest_point);
 scalar_cases!(flat_polytope_manifold_has_its_corners);
+scalar_cases!(flat_feature_plane_through_its_extremes);
+scalar_cases!(flat_feature_plane_through_its_extremes_reproduction);
+cases!(single_incident_point_keeps_the_deepest_pair, [2 => d2, 3 => d3]);
+scalar_cases!(rounded_side_line_moves_along_its_normal);
 scalar_cases!(non_orthonormal_rotations_are_rejected);
 
 // ------------------------------------------------------------ fuzzing: EPA's polytope

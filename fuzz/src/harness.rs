@@ -3,7 +3,7 @@
 //! from raw bytes, every query run, and the library's promises asserted (docs/testing.md):
 //! no panic, no NaN or ∞ in an `Ok`, `lower ≤ upper`, the truth inside the bounds for
 //! small polytope pairs (brute-force f64 oracles), A↔B symmetry, manifold points on both
-//! surfaces and never deeper than the contact.
+//! surfaces, never deeper than the contact and the deepest among them as deep as it.
 #![allow(dead_code, clippy::too_many_arguments, clippy::large_enum_variant)]
 
 use crate::common::{accuracy, back, f, pback, polytope_distance, sat_depth};
@@ -742,6 +742,18 @@ where
     // its cap on a curved core) plus the rounding.
     let slack = acc * 4.0 + (f(c.upper_bound) - f(c.lower_bound)).abs();
     let fine = fine && !(fixed && known_fixed(c));
+    // The deepest pair is there (`clip::build`, step 5): a contact within the prediction
+    // has a point as deep as it, up to the same slack.
+    let deepest = m
+        .points()
+        .iter()
+        .map(|p| f(p.separation))
+        .fold(f64::INFINITY, f64::min);
+    if fine && f(c.upper_bound) <= f(prediction) && !(deepest <= f(c.upper_bound) + slack) {
+        return Err(format!(
+            "manifold misses the deepest pair ({deepest:e} against {c:?}): {m:?}"
+        ));
+    }
     for p in m.points() {
         let (qa, qb) = (pback(&p.point_a), pback(&p.point_b));
         let sep = f(p.separation);

@@ -270,13 +270,23 @@ fn flat_feature<T: Real, const D: usize>(
     let arg = |f: &dyn Fn(&Point<T, D>) -> T| {
         (0..pts.len()).fold(0, |b, i| if f(&pts[i]) > f(&pts[b]) { i } else { b })
     };
-    // The line: from point 0 to the point farthest from it, then its two extremes.
+    // The support vertex along `dir`: the feature when nothing larger is.
+    let s = arg(&|q| n.dot(&q.coords));
+    // The line: from point 0 to the point farthest from it, then its two extremes along
+    // it, and the line through those (the first line's direction measured the offsets
+    // from the second line's end: a third point that projected beyond the farthest one
+    // was its own "widest" point, the plane through three collinear points failed, and a
+    // triangle's feature was its point 0, 0.23 shallower than the contact).
     let far = arg(&|q| (q - pts[0]).amax());
     let Some(e) = normalize(&(pts[far] - pts[0])) else {
         return point(pts[0], 0, dir, out);
     };
     let e = e.into_inner();
     let (lo, hi) = (arg(&|q| -e.dot(&q.coords)), arg(&|q| e.dot(&q.coords)));
+    let Some(e) = normalize(&(pts[hi] - pts[lo])) else {
+        return point(pts[s], s as u32, dir, out);
+    };
+    let e = e.into_inner();
     let off = |q: &Point<T, D>| {
         let w = q - pts[lo];
         (w - e * w.dot(&e)).amax()
@@ -301,14 +311,13 @@ fn flat_feature<T: Real, const D: usize>(
     m[1] = a[2] * b[0] - a[0] * b[2];
     m[2] = a[0] * b[1] - a[1] * b[0];
     let Some(m) = normalize(&m) else {
-        return point(pts[lo], lo as u32, dir, out);
+        return point(pts[s], s as u32, dir, out);
     };
     let mut m = m.into_inner();
     let up = m.dot(&n) >= T::zero();
     if !up {
         m = -m;
     }
-    let s = arg(&|q| n.dot(&q.coords));
     out.vertices.clear();
     // Counter-clockwise seen from `m`: from each vertex, the next is the point with every
     // other point on its left ((q − p) × (r − p) · m ≥ 0), the farthest on ties.

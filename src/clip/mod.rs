@@ -25,7 +25,7 @@ use alloc::vec::Vec;
 pub use feature::{CAP_POINTS, Feature, FeatureMap, Vertex};
 pub use id::{FeatureId, PackedFeatureId};
 
-use crate::{Real, epa::ContactDim, linalg::Witnesses, real::normalize};
+use crate::{Real, epa::ContactDim, linalg::Witnesses, real::normalize, tolerance::ulps};
 use dim::ClipDim;
 use nalgebra::{Const, Point, SVector, Unit};
 use planes::{Incident, Plane, clip, inside};
@@ -278,10 +278,13 @@ fn has_extent<T: Real, const D: usize>(f: &Feature<T, D>) -> bool {
 
 /// Moves a core feature onto its shape's surface: by `r` along the outward normal of the
 /// surface it stands for, the one facing `toward` (a unit vector). A polygon (3D) moves
-/// along its face normal; a segment (a 2D edge, a capsule's axis) along its perpendicular
-/// nearest `toward`, which becomes its normal; a point along `toward`. A zero-length
-/// segment is a point (a degenerate capsule is a ball). Every point of the moved feature
-/// is then at distance `r` from the core along a normal of the core: on the surface.
+/// along its face normal; a segment along its own normal when that is perpendicular to it
+/// (a 2D edge, a line on a cone's or cylinder's side: the surface's only normal there),
+/// else (a capsule's axis, a box edge: every perpendicular within the feature's normal
+/// cone is a normal) along its perpendicular nearest `toward`, which becomes its normal;
+/// a point along `toward`. A zero-length segment is a point (a degenerate capsule is a
+/// ball). Every point of the moved feature is then at distance `r` from the core along a
+/// normal of the core: on the surface.
 fn to_surface<T: Real, const D: usize>(
     f: &mut Feature<T, D>,
     toward: &SVector<T, D>,
@@ -290,11 +293,18 @@ fn to_surface<T: Real, const D: usize>(
     let mut offset = *toward;
     if f.vertices.len() == 2 {
         let e = f.vertices[1].point - f.vertices[0].point;
-        if let Some(m) =
-            normalize(&e).and_then(|ê| normalize(&(toward - ê.into_inner() * toward.dot(&ê))))
-        {
-            f.normal = m;
-            offset = m.into_inner();
+        if let Some(ê) = normalize(&e).map(Unit::into_inner) {
+            // Perpendicular within √ε: a normal tilted by c from perpendicular moves the
+            // points r·c²/2 ≤ r·ε/2 inside, within the rounding. The perpendicular nearest
+            // `toward` on a cone's side (a non-uniform map had turned it by 0.0125 rad from
+            // the side's normal) put points r·(1 − cos 0.0125) inside the rounding.
+            let c = f.normal.dot(&ê);
+            if c * c <= ulps::<T>(1.0) {
+                offset = f.normal.into_inner();
+            } else if let Some(m) = normalize(&(toward - ê * toward.dot(&ê))) {
+                f.normal = m;
+                offset = m.into_inner();
+            }
         }
     } else if f.vertices.len() > 2 {
         offset = f.normal.into_inner();
@@ -462,18 +472,18 @@ where
     // the reference face, a face that is not the one touching, an incident point over
     // the reference's rounded edge rather than its face); add the witnesses. A pair is
     // never deeper than the contact, so a deepest pair shallower than the contact's
-    // bounds allow proves the miss. A single incident point (a vertex, a curved shape's
-    // support point) is the incident's unique support along −u (feature maps give a
-    // point only then: a faceless polytope gives its segment or polygon), so its pair is
-    // the deepest one, as exact as `n` and often more than the contact's separation
-    // (FixedI40F24: 2.4e-5 deeper than the exact pair on a tilted cylinder); the
-    // witnesses only stand in when it is clipped away.
+    // bounds allow proves the miss. This holds for a single incident point too: a
+    // vertex's pair is as deep as the contact when the vertex is the unique support along
+    // −u, but a feature map may give a point that only stands for a larger support set
+    // (a hull's or sum's support point: 0.55 shallower than the contact where the hull's
+    // capsule side faced the normal; a point deeper than the contact, as FixedI40F24's
+    // pair on a tilted cylinder, 2.4e-5 deeper than the exact one, needs no witness).
     let deepest = kept
         .iter()
         .map(|k| k.separation)
         .fold(None, |m: Option<T>, s| Some(m.map_or(s, |m| m.min(s))));
     let single_point = roles.incident.vertices.len() == 1;
-    let mut witness = deepest.is_none_or(|d| !single_point && d > c.separation + c.slack);
+    let mut witness = deepest.is_none_or(|d| d > c.separation + c.slack);
     if (witness || roles.incident.inscribed) && !single_point {
         // The incident shape's support point along −u is its deepest point along `u`; if
         // it lies in the reference prism its pair is the deepest pair over this face,
