@@ -12,12 +12,13 @@ use convex_proximity::{
     epa::ContactDim,
     lit, query,
     shape::{
-        Ball, Cone, Cuboid, Cylinder, MinkowskiSum, Polytope, Segment, SupportMap, Transformed,
+        Ball, Cone, Cuboid, Cylinder, MinkowskiSum, Polytope, Segment, Shape, SupportMap,
+        Transformed,
     },
 };
 use nalgebra::{
-    Const, Isometry, Isometry2, Matrix2, Matrix3, Point, Point3, Rotation, Rotation2, Rotation3,
-    SVector, Translation, Translation2, Translation3, UnitComplex, Vector3,
+    Const, Isometry, Isometry2, Matrix2, Matrix3, Point, Point2, Point3, Rotation, Rotation2,
+    Rotation3, SVector, Translation, Translation2, Translation3, UnitComplex, Vector2, Vector3,
 };
 
 /// `contact`'s own promise, `point_b − point_a = separation · normal`: the largest
@@ -1345,3 +1346,105 @@ fn epa_witnesses_come_from_the_pierced_face_reproduction<T: Real>() {
     );
 }
 scalar_cases!(epa_witnesses_come_from_the_pierced_face_reproduction);
+
+// ------------------------------------- EPA converges on the closest facet's own support
+
+/// The hull of two affine ellipses against a 10-point polygon (FixedI40F24, fuzz seed
+/// 7972283 of `manifold_2d_fixed`). An earlier edge's support had closed the bounds
+/// (`upper − lower`), so EPA stopped on the next closest edge whose own support was still
+/// far: its normal was 114° off the true one, the shapes overlapping by 1.6207 along it
+/// where the depth is 1.6054. EPA now stops only when the closest facet's own support
+/// closes the gap, so the shapes overlap along the returned normal by the separation.
+fn epa_converges_on_the_facets_own_support<T: Real>() {
+    fn pose<U: Real>(m: [f64; 4], t: [f64; 2]) -> Pose<U, 2> {
+        let r = Matrix2::from_column_slice(&m).map(lit::<U>);
+        Isometry::from_parts(
+            Translation2::new(lit(t[0]), lit(t[1])),
+            Rotation2::from_matrix_unchecked(r),
+        )
+    }
+    fn shapes<U: Real>() -> (Shape<U, 2>, Polytope<U, 2>) {
+        let m = |m: [f64; 4]| Matrix2::from_column_slice(&m).map(lit::<U>);
+        let ellipse = |r: f64, a: [f64; 4], t: [f64; 2]| {
+            Transformed::new(
+                Ball::new(lit::<U>(r)),
+                m(a),
+                Vector2::new(lit(t[0]), lit(t[1])),
+            )
+        };
+        let a = Shape::hull(
+            ellipse(
+                0.6642343785763333,
+                [0.6364133669031815, 0.0, 0.0, 0.1006134126802472],
+                [0.11985961699855041, 0.9523918516823071],
+            ),
+            ellipse(
+                1.049741359578851,
+                [
+                    -1.2709315632867932,
+                    1.1572213321126115,
+                    -0.3090180819409476,
+                    -0.8280384527351796,
+                ],
+                [-0.42516212710765244, -0.5515068284122988],
+            ),
+        );
+        let pts = [
+            [-0.4736552986953536, -0.46761272602426185],
+            [0.21211566338597687, -0.08104066529335474],
+            [-0.9564202334630351, -0.1396047913328755],
+            [0.022964827954528033, 0.8666666666666667],
+            [0.6181277180132754, 0.22542153047989633],
+            [0.6341802090486, 0.008377203021286306],
+            [-0.06025787747005418, 0.5987182421606776],
+            [0.6422369726100556, 0.8165255207141222],
+            [-0.7101091020065613, 0.8647135118638896],
+            [0.24577706569008928, 0.1805294880598154],
+        ];
+        let pts = pts
+            .iter()
+            .map(|c| Point2::new(lit(c[0]), lit(c[1])))
+            .collect();
+        (a, Polytope::try_new(pts).expect("a polygon"))
+    }
+    let rot_a = [
+        0.06335505729158115,
+        0.9979910504185799,
+        -0.9979910504185799,
+        0.06335505729158115,
+    ];
+    let rot_b = [
+        -0.999801163820133,
+        -0.019940732782615097,
+        0.019940732782615097,
+        -0.999801163820133,
+    ];
+    let (ta, tb) = (
+        [-0.6397497520408941, 1.8806134126802472],
+        [-1.0044403753719386, 1.511833371480888],
+    );
+    let (a, b) = shapes::<T>();
+    let c = query::contact(
+        &pose::<T>(rot_a, ta),
+        &a,
+        &pose::<T>(rot_b, tb),
+        &b,
+        &tol::<T>(),
+    )
+    .expect("valid input");
+    // The overlap along the returned normal, p(n) = h_A(n) + h_B(−n), in f64 on f64 shapes.
+    let (a64, b64) = shapes::<f64>();
+    let (pa, pb) = (pose::<f64>(rot_a, ta), pose::<f64>(rot_b, tb));
+    let n = back(&c.normal.into_inner());
+    let overlap = support_value(&pa, &a64, &n) + support_value(&pb, &b64, &-n);
+    let depth = -query::contact(&pa, &a64, &pb, &b64, &Tolerances::default())
+        .expect("valid input")
+        .separation;
+    let slack = 4.0 * accuracy::<T>(2.0).max(1e-6) + f(c.upper_bound - c.lower_bound).abs();
+    assert!(
+        (overlap - depth).abs() <= slack && (f(-c.separation) - depth).abs() <= slack,
+        "overlap {overlap} along the normal, separation {}, depth {depth}: {c:?}",
+        f(c.separation)
+    );
+}
+scalar_cases!(epa_converges_on_the_facets_own_support);

@@ -749,7 +749,8 @@ where
         .iter()
         .map(|p| f(p.separation))
         .fold(f64::INFINITY, f64::min);
-    if fine && f(c.upper_bound) <= f(prediction) && !(deepest <= f(c.upper_bound) + slack) {
+    let misses = deepest > f(c.upper_bound) + slack || deepest.is_nan();
+    if fine && f(c.upper_bound) <= f(prediction) && misses {
         return Err(format!(
             "manifold misses the deepest pair ({deepest:e} against {c:?}): {m:?}"
         ));

@@ -360,7 +360,9 @@ impl<T: Real> Polytope3<T> {
             let m = f.v.iter().fold(super::coords(&[w]), |m, &i| {
                 m.max(super::coords(&[self.verts[i as usize]]))
             });
-            if up - lower <= tol.epa_rel * up + r.band(m) {
+            // The face's own support closes the gap, not only the best seen (`up ≤ wd`):
+            // the normal is then one along which the shapes overlap by the depth.
+            if wd - lower <= tol.epa_rel * wd + r.band(m) {
                 return Ok(self.finish(face, upper, iterations, Termination::Converged, &r));
             }
             if self.faces[face as usize]
