@@ -1251,7 +1251,7 @@ scalar_cases!(epa_witnesses_on_a_needle_face_reproduction);
 /// has a large flat facet (the box's face) that EPA covers with coplanar triangles. In
 /// FixedI40F24 their planes, built from rounded support points, miss the origin's foot by
 /// 4e-6 to 1.4e-5, beyond the band: `locate`'s walk stopped on a triangle beside the foot
-/// and the witnesses came out 0.16 off `separation · normal` (fuzz sweep, `FUZZ_CHECK_F1`,
+/// and the witnesses came out 0.16 off `separation · normal` (fuzz sweep with the F1 skip off,
 /// seed 7455818 of `query_3d_fixed`). The face the line through the foot along the normal
 /// crosses from the front now stands in (`Polytope3::pierced`). Every scalar.
 fn epa_witnesses_come_from_the_pierced_face_reproduction<T: Real>() {

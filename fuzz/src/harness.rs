@@ -625,12 +625,7 @@ where
     let gap =
         pback(&c.point_b) - pback(&c.point_a) - back(&c.normal.into_inner()) * f(c.separation);
     let width = (f(c.upper_bound) - f(c.lower_bound)).abs();
-    // Known (docs/testing.md, finding F1): FixedI40F24 EPA's witnesses on a flat facet
-    // whose sliver face does not hold the depth's foot are up to 1e-2 off
-    // `separation · normal` (2 to 4 in a million sweep cases); skipped so the fuzzer looks
-    // further, unless `FUZZ_CHECK_F1` is set. (F3, the same in floats, is fixed.)
-    let known = fixed && known_fixed(&c);
-    if fine && !known && gap.amax() > acc * 4.0 + width {
+    if fine && gap.amax() > acc * 4.0 + width {
         return Err(format!(
             "contact witnesses not separation·normal apart ({gap}): {c:?}\n{}",
             ctx()
@@ -672,13 +667,6 @@ where
             .map_err(|m| format!("{m}\n{}", ctx()))?;
     }
     Ok(())
-}
-
-/// The fixed-point contacts of findings F1 and F2 (docs/testing.md): penetrating (EPA's
-/// witnesses) or stopped without convergence.
-fn known_fixed<T: Real, const D: usize>(c: &query::Contact<T, D>) -> bool {
-    std::env::var_os("FUZZ_CHECK_F1").is_none()
-        && (c.separation < T::zero() || !c.termination.is_converged())
 }
 
 /// The signed distance of `x` to the f64 shape `s` at `pose` (f64 oracle: the contact of
@@ -741,7 +729,6 @@ where
     // Manifold points are as exact as the contact: its bounds' width (an EPA stopped by
     // its cap on a curved core) plus the rounding.
     let slack = acc * 4.0 + (f(c.upper_bound) - f(c.lower_bound)).abs();
-    let fine = fine && !(fixed && known_fixed(c));
     // The deepest pair is there (`clip::build`, step 5): a contact within the prediction
     // has a point as deep as it, up to the same slack.
     let deepest = m

@@ -592,7 +592,7 @@ impl<T: Real> Polytope3<T> {
     /// front faces of a convex polytope project along `n` without overlap, so this is
     /// the face of `f`'s facet that holds `x`, reached where [`Self::locate`]'s walk
     /// stopped: fixed-point planes of the facet's faces miss `x` by 4e-6 to 1.4e-5,
-    /// beyond the band (fuzz sweep, `FUZZ_CHECK_F1`, 3D FixedI40F24: witnesses 0.16 off
+    /// beyond the band (fuzz sweep with the F1 skip off, 3D FixedI40F24: witnesses 0.16 off
     /// `depth · n`). Of several (an edge), the one whose plane is nearest `x`. Fixed-point
     /// only: in floats the walk's planes hold `x` wherever a facet does, and the same
     /// fallback there made 845 of a million `query_3d_f64` sweep cases' witnesses worse.
