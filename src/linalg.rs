@@ -72,10 +72,41 @@ pub(crate) fn solve_pivoted<T: Real, const D: usize>(
     Some((x, det))
 }
 
+/// A power of two `k` that brings `m` (a largest coordinate) into `[1/2, 2)` where
+/// products of degree 3 would otherwise over- or underflow (floats outside `[2⁻³⁰, 2³⁰]`:
+/// GJK's signed volumes) or lose digits (fixed-point below 1/2: an ulp is absolute); 1
+/// when `m` is fine as it is (or 0). Scaling by it is exact.
+pub(crate) fn pow2_scale<T: Real>(m: T) -> T {
+    let fixed = crate::real::is_fixed::<T>();
+    let (lo, hi) = if fixed {
+        (crate::real::lit::<T>(0.5), T::max_value().unwrap_or(m))
+    } else {
+        let range = crate::tolerance::range::SIGNED_VOLUME_RANGE;
+        (
+            crate::real::lit::<T>(1.0 / range),
+            crate::real::lit::<T>(range),
+        )
+    };
+    if !(m > T::zero()) || (m >= lo && m <= hi) {
+        return T::one();
+    }
+    let mf: f64 = m.to_subset().unwrap_or(1.0);
+    let k = 2f64.powi(-(mf.log2().round() as i32));
+    crate::real::lit(k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use nalgebra::{Matrix3, Vector3};
+
+    #[test]
+    fn pow2_scale_cases() {
+        assert_eq!(pow2_scale(1.0f64), 1.0);
+        assert_eq!(pow2_scale(0.0f64), 1.0);
+        assert_eq!(pow2_scale(1e12f64) * 1e12, 1e12 * 2f64.powi(-40));
+        assert!((0.5..2.0).contains(&(pow2_scale(3e-20f32) * 3e-20)));
+    }
 
     #[test]
     fn pivoted_solve_cases() {

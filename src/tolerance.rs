@@ -429,7 +429,7 @@ pub(crate) mod range {
     /// Floats: the signed volumes (degree 3) are formed as they are for a simplex whose
     /// largest coordinate is within `[1 / SIGNED_VOLUME_RANGE, SIGNED_VOLUME_RANGE]`
     /// (2³⁰); outside it, scaled by a power of two to unit size
-    /// (`gjk::simplex::pow2_scale`).
+    /// (`linalg::pow2_scale`).
     pub(crate) const SIGNED_VOLUME_RANGE: f64 = 1_073_741_824.0;
 }
 

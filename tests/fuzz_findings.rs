@@ -520,9 +520,9 @@ fn clip_against_a_needle_face_stays_within_its_tip<T: Real>() {
         let tri: Vec<Point3<f64>> = (0..3)
             .map(|_| Point3::from(rng.vector::<3>(-1.0, 1.0)))
             .collect();
-        // Thin beyond a few ulps: a needle the hull resolves (f32 faces 64 ulps thin came
-        // out with normals that miss their own vertices, a hull matter left open).
-        let delta = [1e-12, 4096.0 * eps, 16384.0 * eps][i % 3].max(4096.0 * eps);
+        // Down to 64 ulps thin (fixed-point: 3.8e-6, where the short edge's side plane
+        // lost its direction; see the planes' scaling in `clip::planes`).
+        let delta = [1e-12, 64.0 * eps, 4096.0 * eps][i % 3].max(64.0 * eps);
         let mut cloud = tri.clone();
         cloud.push(tri[0] + Vector3::repeat(delta));
         let Ok(a) = Polytope::try_new(cloud.iter().map(p::<T, 3>).collect()) else {
@@ -565,6 +565,69 @@ fn clip_against_a_needle_face_stays_within_its_tip_all() {
     #[cfg(feature = "fixed")]
     clip_against_a_needle_face_stays_within_its_tip::<Fx>();
 }
+
+/// The 2D side planes: a triangle with one edge 64 ulps to 1e-3 long, that edge facing a
+/// box it overlaps. As a reference edge its side planes' normal is the edge itself, which
+/// fixed-point rounds to an absolute ulp: the planes are now made from the edge scaled
+/// into `[1/2, 2)` (`clip::planes`). Every manifold point on both surfaces, none deeper
+/// than the contact, every scalar.
+fn clip_against_a_short_reference_edge_stays_on_it<T: Real>() {
+    let mut rng = Rng(2203);
+    let eps = f(T::default_epsilon());
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 300 } else { 3000 };
+    let mut made = 0;
+    for i in 0..n {
+        let delta = [64.0 * eps, 4096.0 * eps, 1e-3][i % 3];
+        let p0 = Point::<f64, 2>::from(rng.vector::<2>(-0.5, 0.5));
+        let along = rng.unit::<2>();
+        let tip = Point::<f64, 2>::new(-along[1], along[0]) * rng.uniform(0.5, 1.5);
+        let tri = [p0, p0 + along * delta, p0 + tip.coords];
+        let Ok(a) = Polytope::try_new(tri.iter().map(p::<T, 2>).collect()) else {
+            continue;
+        };
+        // The box below the short edge (its outward normal is −tip), overlapping it.
+        let h = Vector2::new(rng.uniform(0.2, 1.0), rng.uniform(0.2, 1.0));
+        let n_out = -tip.coords.normalize();
+        let centre = p0 + n_out * (h.norm() * rng.uniform(0.3, 0.9));
+        let (pa, pa64) = random_pose::<T, 2>(&mut rng, 0.5);
+        let angle = rng.uniform(-3.0, 3.0);
+        let rb = Rotation2::new(angle);
+        let pb64 = pa64 * Isometry::from_parts(Translation2::from(centre.coords), rb);
+        let pb = Isometry::from_parts(
+            Translation2::from(v::<T, 2>(&pb64.translation.vector)),
+            Rotation2::from_matrix_unchecked(pb64.rotation.matrix().map(lit::<T>)),
+        );
+        let b = Cuboid::new(v::<T, 2>(&h));
+        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol::<T>()) else {
+            continue;
+        };
+        let m = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol::<T>()).expect("valid input");
+        let wa: Vec<_> = a
+            .points()
+            .iter()
+            .map(|x| pa64.transform_point(&pback(x)))
+            .collect();
+        let na = facet_normals(&wa);
+        let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
+        for q in m.points() {
+            made += 1;
+            let da = hull_signed_distance(&na, &wa, &pback(&q.point_a));
+            let db =
+                box_signed_distance(&h, &pb64.inverse_transform_point(&pback(&q.point_b)).coords);
+            assert!(
+                da.abs() <= slack && db.abs() <= slack,
+                "case {i}: point off A ({da:e}) or B ({db:e}): {q:?} in {m:?}, {c:?}"
+            );
+            assert!(
+                f(q.separation) >= f(c.lower_bound) - slack,
+                "case {i}: point deeper than the contact: {q:?} in {m:?}, {c:?}"
+            );
+        }
+    }
+    assert!(made > n / 10, "{made} manifold points");
+}
+scalar_cases!(clip_against_a_short_reference_edge_stays_on_it);
 
 /// A pose from the columns of its rotation and its translation, as the sweep prints them.
 fn printed_pose<T: Real>(m: [f64; 9], t: [f64; 3]) -> (Pose<T, 3>, Pose<f64, 3>) {

@@ -2,7 +2,7 @@
 //! (docs/clipping.md §2, steps 4–5).
 
 use super::{PackedFeatureId, Vertex};
-use crate::{Real, real::normalize};
+use crate::{Real, linalg::pow2_scale, real::normalize};
 use alloc::vec::Vec;
 use nalgebra::{Point, SVector, Vector2, Vector3};
 
@@ -39,6 +39,17 @@ pub struct Incident<T: Real, const D: usize> {
     pub id: PackedFeatureId,
 }
 
+/// An edge vector scaled by a power of two into `[1/2, 2)` where its products would lose
+/// digits ([`pow2_scale`]; fixed-point below 1/2): a side plane's normal is a product of
+/// its edge, and an ulp of fixed-point is absolute. Unscaled (FixedI40F24, edges 64 ulps
+/// long), the short edge of a needle face 3.8e-6 wide let a clipped point through 5.0e-4
+/// deeper than the contact, and a short 2D reference edge one 3.6e-3 off its shape
+/// (`clip_against_a_needle_face_stays_within_its_tip`,
+/// `clip_against_a_short_reference_edge_stays_on_it`). Exact; floats in range unchanged.
+fn scaled<T: Real, const D: usize>(e: SVector<T, D>) -> SVector<T, D> {
+    e * pow2_scale(crate::real::amax(&e))
+}
+
 /// The side planes of a segment `p → q` (a 2D reference edge, a 3D reference segment):
 /// through its ends across `u`, with normal the segment's direction minus its `u`
 /// component; side 0 at `p`, 1 at `q`.
@@ -48,7 +59,7 @@ pub(crate) fn segment<T: Real, const D: usize>(
     u: &SVector<T, D>,
     out: &mut Vec<Plane<T, D>>,
 ) {
-    let e = q - p;
+    let e = scaled(q - p);
     let s = e - u * e.dot(u);
     out.clear();
     out.push(Plane {
@@ -87,7 +98,7 @@ pub(crate) fn polygon3<T: Real>(
     let at = |i: usize| face[i % m].point.coords;
     for i in 0..m {
         let (p, q) = (at(i), at(i + 1));
-        out.push(Plane::through((q - p).cross(normal), &p, i as u32));
+        out.push(Plane::through(scaled(q - p).cross(normal), &p, i as u32));
     }
     if m < 3 {
         return;

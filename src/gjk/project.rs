@@ -50,7 +50,7 @@ where
                 m = m.max(p.w.amax());
             }
         }
-        super::simplex::pow2_scale(m)
+        crate::linalg::pow2_scale(m)
     } else {
         T::one()
     };
@@ -100,7 +100,7 @@ where
     // (a power of two: exact), what is left along the edges is `ε` of `v`.
     // Floats keep the corrected point itself (the power of two divides out exactly);
     // fixed-point keeps `v` (its components are an ulp each) and the direction.
-    let u = super::simplex::pow2_scale(v.amax());
+    let u = crate::linalg::pow2_scale(v.amax());
     let mut dir = v * u;
     let mut again = true;
     for i in 0..m {

@@ -157,7 +157,7 @@ fn segment<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
         // tilts the plane bound by the segment's length (a fixed-point gap of 2.6e-4 along a
         // 0.7-long edge bounded by 0). Floats keep the corrected point itself.
         let v = y[i] + t * lj;
-        let s = super::simplex::pow2_scale(v.amax());
+        let s = crate::linalg::pow2_scale(v.amax());
         let vs = v * s;
         let dir = vs - t * (vs.dot(&t) / tt);
         if crate::real::is_fixed::<T>() {

@@ -60,6 +60,18 @@ pub enum ShapeSpec {
     },
 }
 
+impl ShapeSpec {
+    /// The kind's name, as in the JSON (`polytope`, `ball`, `capsule`, `cuboid`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Polytope { .. } => "polytope",
+            Self::Ball { .. } => "ball",
+            Self::Capsule { .. } => "capsule",
+            Self::Cuboid { .. } => "cuboid",
+        }
+    }
+}
+
 /// The ground truth of a case.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Expect {

@@ -142,7 +142,10 @@ pub fn flat<X, E: std::fmt::Debug>(r: Result<Result<X, E>, String>) -> Result<X,
 
 /// One case's times per call, in ns, per query (`None`: not selected).
 pub struct Timing {
+    pub id: String,
     pub category: String,
+    /// The shape kinds, `a-b` (e.g. `polytope-cuboid`).
+    pub kinds: String,
     pub ours: [Option<f64>; 3],
     pub parry: [Option<f64>; 3],
 }
@@ -362,7 +365,9 @@ macro_rules! backend {
                         continue;
                     }
                     let mut t = Timing {
+                        id: case.id.clone(),
                         category: case.category.clone(),
+                        kinds: format!("{}-{}", case.a.kind(), case.b.kind()),
                         ours: [None; 3],
                         parry: [None; 3],
                     };

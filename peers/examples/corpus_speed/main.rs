@@ -5,15 +5,17 @@
 //! warm-up call, then batches of 50 calls, time per call = median batch / 50; which library
 //! goes first alternates per case. Prints per backend, query and category the median over
 //! cases of the ratio ours/parry and the median ns per call of each, and both libraries'
-//! clear wrong answers on the corpus (not timed).
+//! clear wrong answers on the corpus (not timed); `--per-case FILE` writes every timed case.
 //!
 //! ```text
 //! cargo run --release -p convex-proximity-peers --example corpus_speed -- [--corpus DIR]
 //!     [--backend 3d-f64|2d-f64|3d-f32|2d-f32|all] [--query distance|intersects|contact|all]
-//!     [--category C] [--batches N]
+//!     [--category C] [--kinds A-B] [--batches N] [--per-case FILE]
 //! # instruction counts: one library's calls only, no timing
 //! valgrind --tool=callgrind --toggle-collect='*corpus_calls*' target/release/examples/corpus_speed \
-//!     --callgrind ours|parry --backend 3d-f64 --query distance [--category C] [--reps N]
+//!     --callgrind ours|parry --backend 3d-f64 --query distance [--category C] [--kinds A-B] \
+//!     [--reps N]
+//! # --kinds: only pairs of these shape kinds, e.g. ball-cuboid (polytope, ball, capsule, cuboid)
 //! ```
 
 // `!(x <= tol)` is deliberate: a NaN must count as wrong.
@@ -32,7 +34,7 @@ use common::{Pose2F, Pose3F};
 use corpus::{Case, FromMatrix, Placed};
 use nalgebra::UnitQuaternion;
 use runner::{Args, median};
-use std::{path::Path, time::Instant};
+use std::{io::Write, path::Path, time::Instant};
 
 /// Calls per timed batch.
 const BATCH: usize = 50;
@@ -142,20 +144,22 @@ const BACKENDS: [(&str, usize, Runner); 4] = [
     (d2_f32::LABEL, 2, d2_f32::run),
 ];
 
-const OPTIONS: [(&str, bool); 8] = [
+const OPTIONS: [(&str, bool); 10] = [
     ("corpus", true),
     ("backend", true),
     ("query", true),
     ("category", true),
+    ("kinds", true),
     ("batches", true),
     ("callgrind", true),
     ("reps", true),
+    ("per-case", true),
     ("help", false),
 ];
 
 const USAGE: &str = "usage: corpus_speed [--corpus DIR] [--backend 3d-f64|2d-f64|3d-f32|2d-f32|all] \
-[--query distance|intersects|contact|all] [--category C] [--batches N] \
-[--callgrind ours|parry --reps N]";
+[--query distance|intersects|contact|all] [--category C] [--kinds A-B] [--batches N] \
+[--per-case FILE] [--callgrind ours|parry --reps N]";
 
 /// The timing table of one backend: per query and category, the cases timed, the median
 /// ratio ours/parry and the median ns per call of each.
@@ -191,6 +195,27 @@ fn print_times(r: &Report, queries: &[Query]) {
             );
         }
     }
+}
+
+/// Appends one line per timed case and query to `out`: backend, query, case id, category,
+/// shape kinds, ours ns, parry ns, ratio (tab-separated).
+fn write_cases(out: &mut impl Write, r: &Report, queries: &[Query]) -> std::io::Result<()> {
+    for &q in queries {
+        let k = Query::ALL.iter().position(|x| *x == q).unwrap_or(0);
+        for t in &r.timings {
+            if let (Some(o), Some(p)) = (t.ours[k], t.parry[k]) {
+                let (id, cat, kinds) = (&t.id, &t.category, &t.kinds);
+                let name = q.name();
+                writeln!(
+                    out,
+                    "{}\t{name}\t{id}\t{cat}\t{kinds}\t{o:.1}\t{p:.1}\t{:.3}",
+                    r.label,
+                    o / p
+                )?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Both libraries' clear wrong answers on the backend.
@@ -284,6 +309,9 @@ fn main() {
             if let Some(cat) = args.value("category") {
                 cases.retain(|c| c.category == cat);
             }
+            if let Some(kinds) = args.value("kinds") {
+                cases.retain(|c| format!("{}-{}", c.a.kind(), c.b.kind()) == kinds);
+            }
             corpora.push((dim, cases));
         }
     }
@@ -292,6 +320,13 @@ fn main() {
         batches: batches.max(1),
         callgrind,
     };
+    let mut per_case = args.value("per-case").map(|f| {
+        let f = std::fs::File::create(f).unwrap_or_else(|e| {
+            eprintln!("--per-case {f}: {e}");
+            std::process::exit(2)
+        });
+        std::io::BufWriter::new(f)
+    });
     for &&(label, dim, run) in &backends {
         let cases = &corpora.iter().find(|(d, _)| *d == dim).expect("loaded").1;
         let start = Instant::now();
@@ -316,5 +351,11 @@ fn main() {
         );
         print_times(&r, &queries);
         print_tallies(&r);
+        if let Some(out) = &mut per_case
+            && let Err(e) = write_cases(out, &r, &queries)
+        {
+            eprintln!("--per-case: {e}");
+            std::process::exit(2)
+        }
     }
 }

@@ -254,7 +254,6 @@ where
 const _: () = assert!(crate::dim::MAX_DIM < 8);
 
 mod solve;
-pub(super) use solve::pow2_scale;
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@
 
 use super::{Closest, Simplex};
 use crate::gjk::{johnson::Johnson, planar, project, volumes};
-use crate::{Real, dim::Dim, tolerance::Rounding, trace::Solver};
+use crate::{Real, dim::Dim, linalg::pow2_scale, tolerance::Rounding, trace::Solver};
 use nalgebra::{Const, Point, SMatrix, SVector};
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]
@@ -370,27 +370,4 @@ fn rank<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
     } else {
         v.norm_squared()
     }
-}
-
-/// A power of two `k` that brings `m` (a simplex's largest coordinate) into `[1/2, 2)`
-/// where the degree-3 signed volumes would otherwise over- or underflow (floats outside
-/// `[2⁻³⁰, 2³⁰]`) or lose digits (fixed-point below 1/2); 1 when `m` is fine as it is
-/// (or 0).
-pub(in crate::gjk) fn pow2_scale<T: Real>(m: T) -> T {
-    let fixed = crate::real::is_fixed::<T>();
-    let (lo, hi) = if fixed {
-        (crate::real::lit::<T>(0.5), T::max_value().unwrap_or(m))
-    } else {
-        let range = crate::tolerance::range::SIGNED_VOLUME_RANGE;
-        (
-            crate::real::lit::<T>(1.0 / range),
-            crate::real::lit::<T>(range),
-        )
-    };
-    if !(m > T::zero()) || (m >= lo && m <= hi) {
-        return T::one();
-    }
-    let mf: f64 = m.to_subset().unwrap_or(1.0);
-    let k = 2f64.powi(-(mf.log2().round() as i32));
-    crate::real::lit(k)
 }
