@@ -4,6 +4,9 @@
 
 use crate::Real;
 use nalgebra::{Point, SMatrix, SVector, Unit};
+// f64 math without `std`: libm, through num-traits.
+#[cfg(not(any(feature = "std", test)))]
+use num_traits::Float as _;
 
 /// A pair of points, one of shape A and one of shape B (the witnesses of a distance or a
 /// contact, in one frame).

@@ -598,10 +598,20 @@ pub fn facet_normals<const D: usize>(pts: &[Point<f64, D>]) -> Vec<SVector<f64, 
 
 /// 3D: unit directions of the edges of conv(pts): pairs lying on two distinct facet planes,
 /// or every pair for a flat (or lower-dimensional) set. Duplicates removed.
+///
+/// "Flat" includes clouds thinner than `1e-3` of their extent along some facet normal: a
+/// segment's points rounded to f32 are a sliver whose facet planes hold its pairs only to
+/// rounding, and the sliver's true edges were missed (fuzz seed 50860804 of
+/// `query_3d_f32`: a SAT depth of 0.1446 where the shapes overlap by 0.1215 along the
+/// contact's normal). Every pair is a superset of the edges, and every axis bounds the
+/// depth from above, so the extra axes cannot make the oracle wrong, only slower.
 pub fn edge_directions<const D: usize>(pts: &[Point<f64, D>]) -> Vec<SVector<f64, D>> {
     let tiny = 1e-9 * extent(pts);
     let normals = facet_normals(pts);
-    let flat = normals.len() <= 2;
+    let thin = normals
+        .iter()
+        .any(|n| vertex_support(pts, n) + vertex_support(pts, &-n) <= 1e-3 * extent(pts));
+    let flat = normals.len() <= 2 || thin;
     let mut out: Vec<SVector<f64, D>> = Vec::new();
     for i in 0..pts.len() {
         for j in i + 1..pts.len() {

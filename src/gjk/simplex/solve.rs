@@ -8,9 +8,6 @@ use super::{Closest, Simplex};
 use crate::gjk::{johnson::Johnson, planar, project, volumes};
 use crate::{Real, dim::Dim, linalg::pow2_scale, tolerance::Rounding, trace::Solver};
 use nalgebra::{Const, Point, SMatrix, SVector};
-// f64 math without `std`: libm, through num-traits.
-#[cfg(not(any(feature = "std", test)))]
-use num_traits::Float as _;
 
 impl<T: Real, const D: usize> Simplex<T, D>
 where

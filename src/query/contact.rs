@@ -1,0 +1,334 @@
+//! Signed-distance queries, 2D and 3D: [`Contact`], [`contact`] (GJK, then EPA for
+//! overlapping cores) with its workspace and warm-started forms, and the pair's methods.
+
+use crate::{
+    QueryError, Real, Termination, Tolerances,
+    epa::{self, ContactDim, Workspace},
+    gjk::{Cache, Mode, Run, Simplex},
+    pose::{PoseRotation, relative},
+    real::normalize,
+    shape::SupportMap,
+    trace::Observer,
+};
+use nalgebra::{Const, Isometry, Point, SVector, Unit};
+
+use super::{
+    Placed, PosedPair, pose_band,
+    touching::{penetrating_cores, touching_contact, touching_cores},
+};
+
+/// The signed-distance queries: 2D and 3D.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    /// [`contact`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact`].
+    #[inline]
+    pub fn contact(&self) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(None, None)
+    }
+
+    /// [`contact_with_workspace`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact_with_workspace`].
+    #[inline]
+    pub fn contact_with_workspace(
+        &self,
+        workspace: &mut Workspace<T, D>,
+    ) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(Some(workspace), None)
+    }
+
+    /// [`contact_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact_with_cache`].
+    #[inline]
+    pub fn contact_with_cache(&self, cache: &mut Cache<T, D>) -> Result<Contact<T, D>, QueryError> {
+        self.contact_in(None, Some(cache))
+    }
+
+    /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when
+    /// `None` (only if EPA runs: a separated pair needs none); warm-started from `cache`
+    /// (then without the pair fast paths, as [`distance_with_cache`]) when one is given.
+    #[inline]
+    fn contact_in(
+        &self,
+        workspace: Option<&mut Workspace<T, D>>,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Contact<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        if cache.is_none()
+            && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
+        {
+            return Ok(c);
+        }
+        self.contact_gjk(workspace, cache, &mut ())
+    }
+
+    /// [`Self::contact_in`] without the pair fast paths: GJK, then EPA if the cores
+    /// overlap, reporting to `obs`.
+    #[inline]
+    pub(super) fn contact_gjk<O: Observer<T, D>>(
+        &self,
+        workspace: Option<&mut Workspace<T, D>>,
+        cache: Option<&mut Cache<T, D>>,
+        obs: &mut O,
+    ) -> Result<Contact<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        tol.validate()?;
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(pose_a, pose_b)?;
+        let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache, obs)?;
+        let band = pose_band(pose_a, pose_b, tol);
+        Ok(Contact {
+            lower_bound: c.lower_bound - band,
+            upper_bound: c.upper_bound + band,
+            point_a: frame_a.transform_point(&c.point_a),
+            point_b: frame_a.transform_point(&c.point_b),
+            normal: Unit::new_unchecked(frame_a.transform_vector(&c.normal)),
+            ..c
+        })
+    }
+}
+
+/// The signed distance between two shapes: positive apart, negative overlapping (minus the
+/// penetration depth), with the contact normal and the points on each shape, in the world
+/// frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ContactDef"))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact<T: Real, const D: usize> {
+    /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
+    pub separation: T,
+    /// The unit direction from A to B: moving B by `−separation` along it makes the shapes
+    /// touch. Continuous across `separation = 0`.
+    pub normal: Unit<SVector<T, D>>,
+    /// The point of A farthest along `normal` (on A's boundary). After a cap
+    /// ([`Termination::MaxIterations`]): a point of A within the bounds' width of it.
+    pub point_a: Point<T, D>,
+    /// The point of B farthest along `−normal`; `point_b − point_a = separation · normal`.
+    pub point_b: Point<T, D>,
+    /// A proven lower bound of `separation`.
+    pub lower_bound: T,
+    /// A proven upper bound of `separation`.
+    pub upper_bound: T,
+    /// Support evaluations of GJK and EPA together.
+    pub iterations: u32,
+    /// Why the last algorithm run (GJK if apart, EPA if the cores overlap) stopped.
+    pub termination: Termination,
+}
+
+/// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK first;
+/// apart → the distance; cores overlapping → EPA's penetration depth, negated. Rounded
+/// shapes run on their cores, so shallow contacts of balls and capsules never need EPA.
+///
+/// Works in 2D and 3D (`Const<D>: ContactDim`), for f32, f64 and fixed-point.
+///
+/// # Errors
+/// As [`distance`](super::distance).
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
+/// let tol = Tolerances::default();
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let c = query::contact(&Isometry3::identity(), &cube, &Isometry3::translation(1.5, 0.0, 0.0), &cube, &tol).unwrap();
+/// assert!((c.separation + 0.5f64).abs() < 1e-12 && (c.normal.x - 1.0).abs() < 1e-12);
+/// let c = query::contact(&Isometry2::identity(), &Cuboid::new(Vector2::new(1.0f32, 1.0)),
+///                        &Isometry2::translation(0.0, 1.2), &Ball::new(0.5f32), &Default::default()).unwrap();
+/// assert!((c.separation + 0.3).abs() < 1e-5);
+/// ```
+pub fn contact<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact()
+}
+
+/// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
+/// to the largest polytope seen.
+///
+/// # Errors
+/// As [`distance`](super::distance).
+pub fn contact_with_workspace<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    workspace: &mut Workspace<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_workspace(workspace)
+}
+
+/// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
+/// vertices re-derived from the current shapes) and its final simplex stored back on
+/// success.
+pub(super) fn contact_local<T, const D: usize, A, B, O>(
+    a: &A,
+    placed: &B,
+    tol: &Tolerances<T>,
+    workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
+    obs: &mut O,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
+    let mut c = contact_uncapped(a, placed, tol, workspace, cache, obs)?;
+    if c.termination == Termination::MaxIterations {
+        super::capped::cover_witnesses(a, placed, tol, &mut c)?;
+    }
+    Ok(c)
+}
+
+/// [`contact_local`] before a capped answer's bounds are made to cover its witnesses.
+fn contact_uncapped<T, const D: usize, A, B, O>(
+    a: &A,
+    placed: &B,
+    tol: &Tolerances<T>,
+    workspace: Option<&mut Workspace<T, D>>,
+    cache: Option<&mut Cache<T, D>>,
+    obs: &mut O,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+    O: Observer<T, D>,
+{
+    let (ra, rb) = (a.radius(), placed.radius());
+    let margin = ra + rb;
+    let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
+    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).observed(obs)?;
+    let store = |simplex: &Simplex<T, D>| {
+        if let Some(c) = cache {
+            c.store(simplex);
+        }
+    };
+    // Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
+    // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
+    // or GJK could not prove either) EPA decides.
+    if core.proves_apart(T::zero())
+        && let Some(n) = normalize(&-core.dir)
+    {
+        store(&simplex);
+        return Ok(Contact {
+            separation: core.upper - margin,
+            normal: n,
+            point_a: core.a + n.into_inner() * ra,
+            point_b: core.b - n.into_inner() * rb,
+            lower_bound: core.lower.min(core.upper) - margin - core.band,
+            upper_bound: core.upper - margin + core.band,
+            iterations: core.iterations,
+            termination: core.termination,
+        });
+    }
+    if let Some(c) = touching_contact(a, placed, &core, &simplex, tol, ra, rb)? {
+        store(&simplex);
+        return Ok(c);
+    }
+    // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
+    // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
+    // the separation above as well; both widened by the rounding band.
+    let mut epa =
+        |ws: &mut Workspace<T, D>| epa::penetration_observed(a, placed, &simplex, tol, ws, obs);
+    let p = match workspace {
+        Some(ws) => epa(ws),
+        None => crate::scratch::with(epa),
+    }?;
+    store(&simplex);
+    // EPA found no overlap (`Touching`: the origin on or outside the boundary of the cores'
+    // A − B). Its pair `a − b` (a point of A − B) is 0 only if the origin is on a facet it
+    // found; GJK, stopped before proving the cores apart (its iteration cap), holds another
+    // point `v`. A depth of 0 with a pair `‖a − b‖` apart broke `b − a = separation · n`
+    // (docs/epa.md §4): the pair nearer the origin is the answer, apart by its length.
+    if p.termination == Termination::Touching {
+        return Ok(touching_cores(&core, &p, ra, rb));
+    }
+    Ok(penetrating_cores(&core, &p, ra, rb))
+}
+
+// ---------------------------------------------------------------- warm signed distances
+
+/// [`contact`], warm-started from `cache` and leaving GJK's final simplex in it for the
+/// next query on the same pair: GJK starts from the previous simplex (its vertices
+/// re-derived from the shapes as they are now, so a cache from another pair only costs
+/// speed, see [`Cache`]), then EPA runs from GJK's simplex as in [`contact`]. No pair fast
+/// path (as [`distance_with_cache`](super::distance_with_cache)); EPA's memory comes from this thread's pool.
+///
+/// # Errors
+/// As [`contact`]. The cache is left unchanged on error.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
+/// use nalgebra::{Isometry3, Vector3};
+/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+/// let (tol, mut cache) = (Tolerances::default(), Cache::new());
+/// for step in 0..5 {
+///     let pose_b = Isometry3::translation(2.2 - 0.1 * step as f64, 0.0, 0.0);
+///     let c = query::contact_with_cache(&Isometry3::identity(), &cube, &pose_b, &cube, &tol, &mut cache).unwrap();
+///     assert!((c.separation - (0.2 - 0.1 * step as f64)).abs() < 1e-12);
+/// }
+/// ```
+pub fn contact_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Contact<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_cache(cache)
+}

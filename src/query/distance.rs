@@ -1,0 +1,515 @@
+//! Distance, intersection and margin queries: [`distance`], [`intersects`],
+//! [`intersection`], [`distance_within`] (with their warm-started forms), and the pair's
+//! methods for shapes with support maps, any dimension.
+
+use crate::{
+    QueryError, Real, Termination, Tolerances,
+    dim::Dim,
+    gjk::{self, Cache, Distance, Intersection, Simplex},
+    pose::{Frame, PoseRotation, relative},
+    shape::SupportMap,
+    tolerance::range,
+};
+use nalgebra::{Const, Isometry, Unit};
+
+use super::{Placed, PosedPair, pose_band, to_world};
+
+/// The queries on shapes with support maps, any dimension.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    /// [`distance`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance`].
+    #[inline]
+    pub fn distance(&self) -> Result<Distance<T, D>, QueryError> {
+        self.distance_in(None)
+    }
+
+    /// [`distance_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_with_cache`].
+    #[inline]
+    pub fn distance_with_cache(
+        &self,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Distance<T, D>, QueryError> {
+        self.distance_in(Some(cache))
+    }
+
+    /// [`intersects`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersects`].
+    #[inline]
+    pub fn intersects(&self) -> Result<bool, QueryError> {
+        if let Some(hit) =
+            crate::pair::intersects(self.pose_a, self.a, self.pose_b, self.b, self.tol)
+        {
+            return Ok(hit);
+        }
+        Ok(self.intersection_in(None)?.1.intersects)
+    }
+
+    /// [`intersects_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersects_with_cache`].
+    #[inline]
+    pub fn intersects_with_cache(&self, cache: &mut Cache<T, D>) -> Result<bool, QueryError> {
+        Ok(self.intersection_in(Some(cache))?.1.intersects)
+    }
+
+    /// [`intersection`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersection`].
+    #[inline]
+    pub fn intersection(&self) -> Result<Intersection<T, D>, QueryError> {
+        self.intersection_world(None)
+    }
+
+    /// [`intersection_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`intersection_with_cache`].
+    #[inline]
+    pub fn intersection_with_cache(
+        &self,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Intersection<T, D>, QueryError> {
+        self.intersection_world(Some(cache))
+    }
+
+    /// [`distance_within`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_within`].
+    #[inline]
+    pub fn distance_within(&self, margin: T) -> Result<Proximity<T, D>, QueryError> {
+        self.within(margin, None)
+    }
+
+    /// [`distance_within_with_cache`] of this pair.
+    ///
+    /// # Errors
+    /// As [`distance_within_with_cache`].
+    #[inline]
+    pub fn distance_within_with_cache(
+        &self,
+        margin: T,
+        cache: &mut Cache<T, D>,
+    ) -> Result<Proximity<T, D>, QueryError> {
+        self.within(margin, Some(cache))
+    }
+
+    /// [`distance`] with an optional warm start (then without the pair fast paths).
+    #[inline]
+    fn distance_in(&self, cache: Option<&mut Cache<T, D>>) -> Result<Distance<T, D>, QueryError> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        if cache.is_none()
+            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+        {
+            return Ok(d);
+        }
+        let (frame_a, d) = self.posed(cache, |a, b, s| gjk::distance_unchecked(a, b, tol, s))?;
+        Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
+    }
+
+    /// GJK's intersection test in A's frame, with an optional warm start.
+    #[inline]
+    fn intersection_in(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<(Frame<T, D>, Intersection<T, D>), QueryError> {
+        let tol = self.tol;
+        self.posed(cache, |a, b, s| gjk::intersects_unchecked(a, b, tol, s))
+    }
+
+    /// [`Self::intersection_in`] with the axis in the world frame.
+    #[inline]
+    fn intersection_world(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Intersection<T, D>, QueryError> {
+        let (frame_a, hit) = self.intersection_in(cache)?;
+        Ok(Intersection {
+            axis: hit
+                .axis
+                .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n))),
+            ..hit
+        })
+    }
+
+    /// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started
+    /// from `cache` and storing the final simplex back into it when one is given; returns
+    /// A's frame with the answer.
+    #[inline]
+    pub(super) fn posed<O>(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+        run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
+    ) -> Result<(Frame<T, D>, O), QueryError> {
+        let (a, b) = (self.a, self.b);
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(self.pose_a, self.pose_b)?;
+        let placed = Placed::new(b, &rel);
+        let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
+        let out = run(a, &placed, &mut simplex)?;
+        if let Some(c) = cache {
+            c.store(&simplex);
+        }
+        Ok((frame_a, out))
+    }
+
+    /// [`distance_within`] with an optional warm start. The pair fast paths answer first
+    /// (as in [`distance`]); GJK's margin is widened by the poses' rounding band, which
+    /// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
+    /// margin. Fixed-point caps the margin at [`range::MARGIN_EXTENTS`] times the range of
+    /// a coordinate (no two shapes in range are that far apart), so that adding the radii
+    /// cannot wrap.
+    #[inline]
+    fn within(
+        &self,
+        margin: T,
+        cache: Option<&mut Cache<T, D>>,
+    ) -> Result<Proximity<T, D>, QueryError> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        if !(margin >= T::zero()) || !margin.is_finite() {
+            return Err(QueryError::InvalidTolerance { field: "margin" });
+        }
+        let mut margin = margin;
+        if crate::real::is_fixed::<T>() {
+            let extents = range::MARGIN_EXTENTS;
+            let cap = crate::real::lit::<T>(extents * crate::input::fixed_extent_limit::<T>());
+            margin = margin.min(cap);
+        }
+        if cache.is_none()
+            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+        {
+            return Ok(Proximity::of(d, margin));
+        }
+        let band = pose_band(pose_a, pose_b, tol);
+        let (frame_a, d) = self.posed(cache, |a, b, s| {
+            gjk::distance_within_unchecked(a, b, margin + band, tol, s)
+        })?;
+        Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+    }
+}
+
+/// The distance between shape `a` at `pose_a` and shape `b` at `pose_b`, with closest
+/// points, the normal from A to B, the proven bounds and GJK's iteration count and
+/// termination, all in the world frame.
+///
+/// The same call works in 2D and 3D, in `f32`, `f64` and fixed-point.
+///
+/// # Errors
+/// [`QueryError::NonFinitePose`] for a NaN/∞ pose, [`QueryError::NonFiniteSupport`] if a
+/// shape's support map returns one, [`QueryError::InvalidTolerance`] for a bad tolerance.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Capsule, Cuboid}};
+/// use nalgebra::{Isometry2, Isometry3, Point2, Vector2, Vector3};
+/// // 3D, f64: a unit cube and a ball 3 units away along x.
+/// let d = query::distance(
+///     &Isometry3::identity(), &Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)),
+///     &Isometry3::translation(3.0, 0.0, 0.0), &Ball::new(0.5),
+///     &Tolerances::default(),
+/// ).unwrap();
+/// assert!((d.distance - 1.5).abs() < 1e-12);
+/// assert!((d.normal.unwrap().x - 1.0).abs() < 1e-12);
+/// // 2D, f32: two capsules.
+/// let c = Capsule::new(Point2::new(-1.0f32, 0.0), Point2::new(1.0, 0.0), 0.25);
+/// let d = query::distance(
+///     &Isometry2::identity(), &c, &Isometry2::new(Vector2::new(0.0, 2.0), 0.3), &c,
+///     &Tolerances::default(),
+/// ).unwrap();
+/// assert!(d.distance > 0.0 && d.distance < 2.0);
+/// ```
+pub fn distance<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance()
+}
+
+/// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
+/// next query on the same pair (see [`Cache`]).
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn distance_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Distance<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_with_cache(cache)
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
+/// first separating axis; shapes closer than the touching tolerance count as touching.
+/// `false` is always proven (a separating plane beyond the rounding band). `true` is
+/// proven touching or overlap, except when GJK stopped without a proof either way (a
+/// stall at the arithmetic's resolution, the iteration cap): then it is the conservative
+/// answer "not proven apart". [`intersection`] tells them apart by its termination
+/// (docs/gjk.md §3).
+///
+/// # Errors
+/// As [`distance`].
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Vector2};
+/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// assert!(query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.4, 0.0), &b, &tol).unwrap());
+/// assert!(!query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap());
+/// ```
+pub fn intersects<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<bool, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersects()
+}
+
+/// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
+/// usually still a separating axis) and leaving the final simplex in it.
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn intersects_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<bool, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersects_with_cache(cache)
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap, with the
+/// evidence: GJK's [`Intersection`] (the verdict; when apart, the separating axis from A
+/// to B in the world frame; the iterations and why GJK stopped). The verdict is
+/// [`intersects`]'s except within the rounding band, since this runs GJK without the
+/// closed forms of [`intersects`]' pair fast paths (which have no axis to give).
+///
+/// # Errors
+/// As [`distance`].
+///
+/// ```
+/// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry2, Vector2};
+/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// let hit = query::intersection(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap();
+/// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
+/// assert!(hit.axis.unwrap().x > 0.5);
+/// ```
+pub fn intersection<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersection()
+}
+
+/// [`intersection`], warm-started from `cache` and leaving the final simplex in it.
+///
+/// # Errors
+/// As [`distance`]. The cache is left unchanged on error.
+pub fn intersection_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Intersection<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).intersection_with_cache(cache)
+}
+
+// ---------------------------------------------------------------- margin queries
+
+/// The answer of [`distance_within`]: how the distance compares with a margin.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// The name the serialised form has had since it went through a remote mirror.
+#[cfg_attr(feature = "serde", serde(rename = "ProximityDef"))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Proximity<T: Real, const D: usize> {
+    /// The distance is proven larger than the margin: a separating plane, found as soon as
+    /// GJK's lower bound passed the margin and the rounding band.
+    Disjoint {
+        /// A proven lower bound of the distance, at least the margin (equal to it when the
+        /// strict test that proved the pair beyond it rounds to the margin itself).
+        lower_bound: T,
+        /// GJK's iterations (1 for a pair with a closed form).
+        iterations: u32,
+    },
+    /// Apart, and not proven farther than the margin: the distance, closest points, normal
+    /// and bounds exactly as [`distance`] computes them (the same run). `distance` is at
+    /// most the margin up to its bounds' width.
+    WithinMargin(Distance<T, D>),
+    /// Touching or overlapping (distance 0 within the touching tolerance), as [`distance`]
+    /// answers it: a common point, no normal.
+    Intersecting(Distance<T, D>),
+}
+
+impl<T: Real, const D: usize> Proximity<T, D> {
+    /// Whether the shapes are proven farther apart than the margin.
+    #[must_use]
+    pub fn is_disjoint(&self) -> bool {
+        matches!(self, Self::Disjoint { .. })
+    }
+
+    /// The distance when the pair is within the margin (apart or intersecting).
+    #[must_use]
+    pub fn distance(&self) -> Option<&Distance<T, D>> {
+        match self {
+            Self::Disjoint { .. } => None,
+            Self::WithinMargin(d) | Self::Intersecting(d) => Some(d),
+        }
+    }
+
+    /// A distance classified against the margin: GJK stopped at a separating axis beyond
+    /// it (its early exit), or a converged lower bound above it.
+    fn of(d: Distance<T, D>, margin: T) -> Self {
+        if d.termination == Termination::SeparatingAxis || d.lower_bound > margin {
+            // The exit's test `μ > margin + bands` is strict; subtracting the bands again
+            // can round an ulp below the margin.
+            Self::Disjoint {
+                lower_bound: d.lower_bound.max(margin),
+                iterations: d.iterations,
+            }
+        } else if d.normal.is_none() {
+            Self::Intersecting(d)
+        } else {
+            Self::WithinMargin(d)
+        }
+    }
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` are farther apart than
+/// `margin`, and their distance when they are not: a planner's clearance check, which
+/// needs the distance only near the obstacles. GJK stops as soon as its separating-plane
+/// lower bound exceeds the margin (plus the rounding), so a far pair costs the few
+/// iterations that prove it; a pair within the margin gets the same run, and the same
+/// answer, as [`distance`].
+///
+/// # Errors
+/// As [`distance`]; [`QueryError::InvalidTolerance`] (`"margin"`) for a negative or
+/// non-finite margin.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
+/// use nalgebra::{Isometry3, Vector3};
+/// let (a, b) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
+/// let tol = Tolerances::default();
+/// let far = Isometry3::translation(10.0, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::Disjoint { lower_bound, .. } if lower_bound > 0.5));
+/// let near = Isometry3::translation(1.8, 0.0, 0.0);
+/// let r = query::distance_within(&Isometry3::identity(), &a, &near, &b, 0.5, &tol).unwrap();
+/// assert!(matches!(r, Proximity::WithinMargin(d) if (d.distance - 0.3).abs() < 1e-12));
+/// ```
+pub fn distance_within<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within(margin)
+}
+
+/// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
+/// [`Cache`]; an early exit leaves the simplex that proved the pair apart).
+///
+/// # Errors
+/// As [`distance_within`]. The cache is left unchanged on error.
+pub fn distance_within_with_cache<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    margin: T,
+    tol: &Tolerances<T>,
+    cache: &mut Cache<T, D>,
+) -> Result<Proximity<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: Dim,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within_with_cache(margin, cache)
+}

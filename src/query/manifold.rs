@@ -1,0 +1,237 @@
+//! Contact manifolds, 2D and 3D: [`manifold`] and its workspace form, and the pair's
+//! methods for shapes with features (docs/clipping.md).
+
+use crate::{
+    QueryError, Real, Tolerances,
+    clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
+    epa::ContactDim,
+    linalg::Witnesses,
+    pose::{Frame, PoseRotation, relative},
+    tolerance::{allowance, ulps},
+};
+use nalgebra::{Const, Isometry, SVector};
+
+use super::{Placed, PosedPair, contact::contact_local};
+
+/// The manifold queries: 2D and 3D, shapes with features.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    /// [`manifold`] of this pair.
+    ///
+    /// # Errors
+    /// As [`manifold`].
+    #[inline]
+    pub fn manifold(&self, prediction: T) -> Result<Manifold<T, D>, QueryError> {
+        crate::scratch::with(|ws: &mut ManifoldWorkspace<T, D>| {
+            self.manifold_with_workspace(prediction, ws)
+        })
+    }
+
+    /// [`manifold_with_workspace`] of this pair.
+    ///
+    /// # Errors
+    /// As [`manifold`].
+    #[inline]
+    pub fn manifold_with_workspace(
+        &self,
+        prediction: T,
+        workspace: &mut ManifoldWorkspace<T, D>,
+    ) -> Result<Manifold<T, D>, QueryError> {
+        let Self {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        tol.validate()?;
+        if !(prediction >= T::zero()) || !prediction.is_finite() {
+            return Err(QueryError::InvalidTolerance {
+                field: "prediction",
+            });
+        }
+        crate::input::check_pair(a, b)?;
+        let (frame_a, rel) = relative(pose_a, pose_b)?;
+        let mut m = Manifold::empty(crate::linalg::any_axis());
+        let boxes = match (a.half_extents(), b.half_extents()) {
+            (Some(ha), Some(hb)) => {
+                match box_axis(&ha, &hb, &rel, prediction, tol, &mut m) {
+                    // Separated boxes: s(n) is the distance only if a pair along n is that
+                    // close. `build` certifies it: a deepest pair shallower than s(n) +
+                    // slack needs the witnesses, which a face axis does not have, and it
+                    // falls back.
+                    BoxAxis::Clip(local) => {
+                        clip::build(a, b, &rel, &local, prediction, workspace, &mut m)
+                    }
+                    BoxAxis::Decided(built) => built,
+                }
+            }
+            _ => Built::FallBack,
+        };
+        if boxes == Built::FallBack {
+            let c = contact_local(
+                a,
+                &Placed::new(b, &rel),
+                tol,
+                Some(&mut workspace.epa),
+                None,
+                &mut (),
+            )?;
+            let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
+            let local = LocalContact {
+                separation: c.separation,
+                normal: c.normal,
+                witness: Some(Witnesses {
+                    a: c.point_a,
+                    b: c.point_b,
+                }),
+                slack: slack(c.upper_bound - c.lower_bound)(extent),
+                rounding: slack(T::zero())(extent),
+                reference_bias: tol.manifold_reference_bias,
+                min_alignment: tol.manifold_min_alignment,
+            };
+            m.reset(c.normal);
+            if c.separation <= prediction + local.slack
+                && clip::build(a, b, &rel, &local, prediction, workspace, &mut m) == Built::FallBack
+            {
+                m.reset(c.normal);
+            }
+        }
+        m.map(
+            |p| frame_a.transform_point(p),
+            |n| frame_a.transform_vector(n),
+        );
+        Ok(m)
+    }
+}
+
+/// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points
+/// (2 in 2D) within `prediction` of touching (speculative contacts) or penetrating, with
+/// one normal from A to B and feature ids for warm-starting a solver; world frame.
+///
+/// The normal comes from [`contact`](super::contact); the features of both shapes along it are clipped
+/// against each other ([`crate::clip`], docs/clipping.md).
+///
+/// # Errors
+/// As [`distance`](super::distance); [`QueryError::InvalidTolerance`] (`"prediction"`) for a negative or
+/// non-finite `prediction`.
+///
+/// ```
+/// use convex_proximity::{Tolerances, query, shape::Cuboid};
+/// use nalgebra::{Isometry3, Vector3};
+/// // A unit cube resting on a wide slab, sunk 0.01 into it: four corners touch.
+/// let slab = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
+/// let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
+/// let m = query::manifold(&Isometry3::identity(), &slab, &Isometry3::translation(0.0, 0.99, 0.0), &cube,
+///                         0.0, &Tolerances::default()).unwrap();
+/// assert_eq!(m.len(), 4);
+/// assert!(m.points().iter().all(|p| (p.separation + 0.01f64).abs() < 1e-12));
+/// assert!((m.normal.y - 1.0).abs() < 1e-12);
+/// ```
+pub fn manifold<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    prediction: T,
+    tol: &Tolerances<T>,
+) -> Result<Manifold<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).manifold(prediction)
+}
+
+/// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
+///
+/// # Errors
+/// As [`manifold`].
+pub fn manifold_with_workspace<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+    prediction: T,
+    tol: &Tolerances<T>,
+    workspace: &mut ManifoldWorkspace<T, D>,
+) -> Result<Manifold<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    Const<D>: ContactDim<T, D>,
+    A: FeatureMap<T, D> + ?Sized,
+    B: FeatureMap<T, D> + ?Sized,
+{
+    PosedPair::new(pose_a, a, pose_b, b, tol).manifold_with_workspace(prediction, workspace)
+}
+
+/// What the separating-axis test of two cuboids leaves to do.
+enum BoxAxis<T: Real, const D: usize> {
+    /// Clip the features along this contact (docs/clipping.md §5).
+    Clip(LocalContact<T, D>),
+    /// Decided without clipping: [`Built::Manifold`] (farther than the prediction: `m` is
+    /// the empty manifold along the axis) or [`Built::FallBack`] (the general path decides).
+    Decided(Built),
+}
+
+/// Two cuboids: the separating-axis test gives the contact, which the same clipping then
+/// uses. [`Built::FallBack`] when the test's axis cannot be certified: no axis, or an
+/// edge–edge axis without closest points inside both edges (`clip::build` falls back too
+/// for clipped points that do not reach its separation: separated boxes, or an overlap
+/// whose deepest point overhangs the reference face).
+fn box_axis<T: Real, const D: usize>(
+    ha: &SVector<T, D>,
+    hb: &SVector<T, D>,
+    rel: &Frame<T, D>,
+    prediction: T,
+    tol: &Tolerances<T>,
+    m: &mut Manifold<T, D>,
+) -> BoxAxis<T, D> {
+    let (rot, t) = (rel.rot, rel.t);
+    let extent = t.amax() + ha.amax() + hb.amax();
+    let slack = slack(T::zero())(extent);
+    let Some(axis) = clip::boxes::sat(ha, hb, &rot, &t, slack) else {
+        return BoxAxis::Decided(Built::FallBack);
+    };
+    if axis.separation > prediction + slack {
+        // Every s(n) is at most the distance: farther than the prediction.
+        m.reset(axis.normal);
+        return BoxAxis::Decided(Built::Manifold);
+    }
+    if axis.edge && axis.witness.is_none() {
+        return BoxAxis::Decided(Built::FallBack);
+    }
+    BoxAxis::Clip(LocalContact {
+        separation: axis.separation,
+        normal: axis.normal,
+        witness: axis.witness,
+        slack,
+        rounding: slack,
+        reference_bias: tol.manifold_reference_bias,
+        min_alignment: tol.manifold_min_alignment,
+    })
+}
+
+/// How far a manifold point may be from the contact's answer and still count as the same:
+/// the contact's bounds' width plus the rounding of a clipped pair
+/// ([`allowance::CLIPPED_PAIR`] of the coordinates' size, and in fixed-point
+/// [`allowance::CLIPPED_PAIR_FIXED`] absolute; docs/clipping.md §2).
+fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
+    let floor = if crate::real::is_fixed::<T>() {
+        ulps::<T>(allowance::CLIPPED_PAIR_FIXED)
+    } else {
+        T::zero()
+    };
+    let per_unit = ulps::<T>(allowance::CLIPPED_PAIR);
+    move |extent| width.abs() + per_unit * extent + floor
+}
