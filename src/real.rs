@@ -89,7 +89,14 @@ pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVec
 #[inline]
 #[must_use]
 pub(crate) fn amax<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
-    let mut m = T::zero();
+    amax_from(T::zero(), v)
+}
+
+/// `max(m, |v|∞)` for a non-negative `m`, by the same plain comparisons ([`amax`]; `max`
+/// is NaN-aware, a few instructions more per call).
+#[inline]
+#[must_use]
+pub(crate) fn amax_from<T: Real, const D: usize>(mut m: T, v: &SVector<T, D>) -> T {
     for x in v.iter() {
         let a = x.abs();
         if a > m {

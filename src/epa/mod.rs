@@ -272,8 +272,10 @@ pub(crate) fn touching<T: Real, const D: usize>(
 /// The largest coordinate of the points on A and on B: the magnitude the support points
 /// were computed at, so their rounding is [`Rounding`]'s of it.
 pub(crate) fn coords<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> T {
+    // Plain comparisons (`real::amax`): every point passed `gjk::check_range`.
+    use crate::real::amax_from;
     pts.iter().fold(T::zero(), |m, p| {
-        m.max(p.a.coords.amax()).max(p.b.coords.amax())
+        amax_from(amax_from(m, &p.a.coords), &p.b.coords)
     })
 }
 

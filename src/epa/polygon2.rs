@@ -97,6 +97,9 @@ impl<T: Real> Polygon2<T> {
         // the surfaces (docs/epa.md §1), so a stop by the cap finishes on it.
         let mut probed: Option<Edge<T>> = None;
         let r = Rounding::of(tol);
+        // The vertices' largest coordinate, kept as they are added and recomputed only
+        // when an insertion removed some.
+        let mut m = super::coords(&self.verts);
         loop {
             let Some((i, n, dist)) = self.closest_edge() else {
                 let e = self.edge_at(0, any_axis(), T::zero());
@@ -134,7 +137,7 @@ impl<T: Real> Polygon2<T> {
                 let e = probed.unwrap_or(here);
                 return Ok(e.finish(upper, iterations, Termination::MaxIterations));
             }
-            let m = super::coords(&self.verts).max(super::coords(&[w]));
+            m = m.max(super::coords(&[w]));
             // The edge's own support closes the gap, not only the best seen (`upper ≤
             // wd`): an earlier edge's support closed the bounds while this edge's normal
             // was 114° off, the shapes overlapping by 1.6207 along it, not the depth
@@ -146,8 +149,12 @@ impl<T: Real> Polygon2<T> {
             if w.w == self.verts[i].w || w.w == self.verts[j].w {
                 return Ok(here.finish(upper, iterations, Termination::RepeatedSupport));
             }
+            let before = self.verts.len();
             if !self.insert(i, w) {
                 return Ok(here.finish(upper, iterations, Termination::Degenerate));
+            }
+            if self.verts.len() <= before {
+                m = super::coords(&self.verts);
             }
         }
     }

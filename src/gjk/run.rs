@@ -12,7 +12,7 @@ use crate::{
     QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
     linalg::Witnesses,
-    real::{all_finite, norm, normalize},
+    real::{all_finite, amax, amax_from, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
     trace::Observer,
@@ -250,7 +250,7 @@ where
         let mut from_simplex = start.from != StartFrom::Centres;
         // The magnitudes computed with: the start's points and the shapes' centres (B's
         // centre in A's frame carries the placement's translation).
-        let coords = p.a.coords.amax().max(p.b.coords.amax()).max(start.centres);
+        let coords = amax(&p.a.coords).max(amax(&p.b.coords)).max(start.centres);
         let mut out = Outcome {
             v: p.w,
             dir: start.dir,
@@ -284,7 +284,8 @@ where
             };
             let sp = SupportPoint::new(self.a.core_support(&-v), self.b.core_support(&v));
             check_range(&sp, limit)?;
-            out.coords = out.coords.max(sp.a.coords.amax()).max(sp.b.coords.amax());
+            // Plain comparisons (`real::amax`): `check_range` passed the point.
+            out.coords = amax_from(amax_from(out.coords, &sp.a.coords), &sp.b.coords);
             out.band = r.band(out.coords);
             let probe = TUNED.then(|| steer.probe(&v, &out, &sp.w));
             let bound = probe.map_or_else(|| plane_bound(&v, out.upper, &sp.w), |p| p.lower);
@@ -426,7 +427,7 @@ where
     let u = u.into_inner();
     let sp = SupportPoint::new(a.core_support(&-u), b.core_support(&u));
     check_range(&sp, coordinate_limit::<T, D>())?;
-    let coords = sp.a.coords.amax().max(sp.b.coords.amax());
+    let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
     Ok(Some((u.dot(&sp.w), coords)))
 }
 
