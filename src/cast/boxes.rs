@@ -14,7 +14,7 @@
 use super::{Cast, CastTermination, ShapeCast, ShapeHit};
 use crate::{
     Real, Tolerances,
-    pair::{cofactors, edge_cross},
+    pair::{EdgeAxis, cofactors, edge_cross},
     real::lit,
     tolerance::Rounding,
 };
@@ -71,7 +71,13 @@ pub(super) fn box_box<T: Real, const D: usize>(
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
                 // As `crate::pair`'s boxes: edges parallel to rounding are skipped.
-                let Some((l1, l2, ll, h)) = edge_cross(rot, a, b, i, j) else {
+                let Some(EdgeAxis {
+                    l1,
+                    l2,
+                    len2: ll,
+                    reach: h,
+                }) = edge_cross(rot, a, b, i, j)
+                else {
                     continue;
                 };
                 let (c0, cu) = (l1 * t[i1] + l2 * t[i2], l1 * u[i1] + l2 * u[i2]);

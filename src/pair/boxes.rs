@@ -85,6 +85,16 @@ pub(crate) fn cofactors<T: Real, const D: usize>(rot: &SMatrix<T, D, D>) -> SMat
     cof
 }
 
+/// An edge–edge axis `e_i × R_j` ([`edge_cross`]): its non-zero components `l1`, `l2` (at
+/// `i+1`, `i+2`), its squared length and both boxes' reach along it (unscaled).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EdgeAxis<T> {
+    pub l1: T,
+    pub l2: T,
+    pub len2: T,
+    pub reach: T,
+}
+
 /// The edge cross `e_i × R_j` of two boxes (3D; `R`'s columns `R_j`, half-extents `a`
 /// and `b`): its two non-zero components `(l₁, l₂)` at `(i+1, i+2)` (exact: `(−R_{i+2 j},
 /// R_{i+1 j})`, 0 at `i`), its squared length, and both boxes' reach along it (unscaled);
@@ -98,7 +108,7 @@ pub(crate) fn edge_cross<T: Real, const D: usize>(
     b: &SVector<T, D>,
     i: usize,
     j: usize,
-) -> Option<(T, T, T, T)> {
+) -> Option<EdgeAxis<T>> {
     let parallel = ulps::<T>(allowance::PARALLEL_EDGES_PAIR);
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
     let (l1, l2) = (-rot[(i2, j)], rot[(i1, j)]);
@@ -113,7 +123,12 @@ pub(crate) fn edge_cross<T: Real, const D: usize>(
             reach += b[k] * (l1 * rot[(i1, k)] + l2 * rot[(i2, k)]).abs();
         }
     }
-    Some((l1, l2, ll, reach))
+    Some(EdgeAxis {
+        l1,
+        l2,
+        len2: ll,
+        reach,
+    })
 }
 
 impl<T: Real, const D: usize> Boxes<T, D> {
@@ -194,7 +209,13 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
             for j in 0..3 {
-                let Some((l1, l2, ll, reach)) = edge_cross(&self.rot, a, b, i, j) else {
+                let Some(EdgeAxis {
+                    l1,
+                    l2,
+                    len2: ll,
+                    reach,
+                }) = edge_cross(&self.rot, a, b, i, j)
+                else {
                     continue;
                 };
                 let s = ((l1 * t[i1] + l2 * t[i2]).abs() - reach) / ll.sqrt();
@@ -490,7 +511,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         let eb = self.rot.column(j) * self.b[j];
         let (p0, p1) = (Point::from(pa - ea), Point::from(pa + ea));
         let (q0, q1) = (Point::from(qb - eb), Point::from(qb + eb));
-        let (s, u) = super::round::segment_parameters(&p0, &p1, &q0, &q1);
+        let super::round::SegmentParameters { s, t: u } =
+            super::round::segment_parameters(&p0, &p1, &q0, &q1);
         let inner = |x: T| x > T::zero() && x < T::one();
         Pair {
             p: p0 + (p1 - p0) * s,
@@ -654,20 +676,32 @@ fn clip_face<T: Real, const D: usize>(
     })
 }
 
+/// A segment as a box ([`segment_box`]): `centre + rot·[−half_extents, half_extents]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SegmentBox<T: Real, const D: usize> {
+    pub half_extents: SVector<T, D>,
+    pub rot: SMatrix<T, D, D>,
+    pub centre: SVector<T, D>,
+}
+
 /// A segment `[p, q]` as a box: its half-extents `(‖q − p‖/2, 0, …)`, a rotation whose
 /// first column is along `q − p`, and its midpoint. 2D: the rotation by the segment's
 /// angle; 3D: the basis of Duff et al. 2017 (*Building an orthonormal basis, revisited*).
 pub(crate) fn segment_box<T: Real, const D: usize>(
     p: &Point<T, D>,
     q: &Point<T, D>,
-) -> (SVector<T, D>, SMatrix<T, D, D>, SVector<T, D>) {
+) -> SegmentBox<T, D> {
     let mid = nalgebra::center(p, q).coords;
     let d = q - p;
     let len = norm(&d);
     let mut h = SVector::<T, D>::zeros();
     let mut m = SMatrix::<T, D, D>::identity();
     if !(len > T::zero()) || !len.is_finite() {
-        return (h, m, mid);
+        return SegmentBox {
+            half_extents: h,
+            rot: m,
+            centre: mid,
+        };
     }
     let u = d / len;
     h[0] = len / crate::real::lit(2.0);
@@ -690,5 +724,9 @@ pub(crate) fn segment_box<T: Real, const D: usize>(
             m[(r, 2)] = b2[r];
         }
     }
-    (h, m, mid)
+    SegmentBox {
+        half_extents: h,
+        rot: m,
+        centre: mid,
+    }
 }

@@ -21,7 +21,7 @@
 //! [`Termination::Converged`].
 
 mod boxes;
-pub(crate) use boxes::{cofactors, edge_cross};
+pub(crate) use boxes::{EdgeAxis, cofactors, edge_cross};
 mod round;
 
 use crate::{
@@ -272,15 +272,15 @@ where
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Capsule { a, b, .. }) => {
             let rel = pose_a.inv_mul(pose_b);
-            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
-            boxes::Boxes::new(*h, hs, q, m, tol)
+            let sb = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, sb.half_extents, sb.rot, sb.centre, tol)
                 .solve(want, margin)?
                 .posed(pose_a, false, want)
         }
         (Primitive::Capsule { a, b, .. }, Primitive::Cuboid { half_extents: h }) => {
             let rel = pose_b.inv_mul(pose_a);
-            let (hs, q, m) = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
-            boxes::Boxes::new(*h, hs, q, m, tol)
+            let sb = boxes::segment_box(&rel.transform_point(a), &rel.transform_point(b));
+            boxes::Boxes::new(*h, sb.half_extents, sb.rot, sb.centre, tol)
                 .solve(want, margin)?
                 .posed(pose_b, true, want)
         }

@@ -179,7 +179,7 @@ pub(crate) fn segment_segment<T: Real, const D: usize>(
         .iter()
         .fold(T::zero(), |m, x| m.max(x.coords.amax()));
     let band = Rounding::of(tol).band(coords);
-    let (s, u) = segment_parameters(p0, p1, q0, q1);
+    let SegmentParameters { s, t: u } = segment_parameters(p0, p1, q0, q1);
     let (a, b) = (p0 + (p1 - p0) * s, q0 + (q1 - q0) * u);
     let d = b - a;
     let dist = norm(&d);
@@ -248,16 +248,23 @@ fn closest_on_segment<T: Real, const D: usize>(
     }
 }
 
-/// The parameters `(s, t) ∈ [0, 1]²` of the closest points `p0 + s(p1 − p0)` and
-/// `q0 + t(q1 − q0)` of two segments (Ericson §5.1.9): the lines' closest parameters,
-/// clamped to the first segment, the second's recomputed and clamped, then the first's
-/// again; parallel segments take the first's start.
+/// Where the closest points of two segments lie: `p0 + s(p1 − p0)` on the first,
+/// `q0 + t(q1 − q0)` on the second, `s, t ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SegmentParameters<T> {
+    pub s: T,
+    pub t: T,
+}
+
+/// The parameters of the closest points of two segments (Ericson §5.1.9): the lines'
+/// closest parameters, clamped to the first segment, the second's recomputed and clamped,
+/// then the first's again; parallel segments take the first's start.
 pub(crate) fn segment_parameters<T: Real, const D: usize>(
     p0: &Point<T, D>,
     p1: &Point<T, D>,
     q0: &Point<T, D>,
     q1: &Point<T, D>,
-) -> (T, T) {
+) -> SegmentParameters<T> {
     let (zero, one) = (T::zero(), T::one());
     let clamp = |x: T| x.max(zero).min(one);
     let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
@@ -289,5 +296,5 @@ pub(crate) fn segment_parameters<T: Real, const D: usize>(
             }
         }
     }
-    (s, t)
+    SegmentParameters { s, t }
 }
