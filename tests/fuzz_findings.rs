@@ -1511,3 +1511,175 @@ fn epa_converges_on_the_facets_own_support<T: Real>() {
     );
 }
 scalar_cases!(epa_converges_on_the_facets_own_support);
+
+// ------------------------------------- a flat cloud's edge: the more perpendicular one
+
+/// The distance from `x` to the triangle `t` (closed form: the plane inside it, else the
+/// nearest edge).
+fn triangle_distance(t: &[Vector3<f64>; 3], x: &Vector3<f64>) -> f64 {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0])).normalize();
+    let h = (x - t[0]).dot(&n);
+    let foot = x - n * h;
+    let inside = (0..3).all(|k| {
+        let (u, w) = (t[k], t[(k + 1) % 3]);
+        (w - u).cross(&(foot - u)).dot(&n) >= 0.0
+    }) || (0..3).all(|k| {
+        let (u, w) = (t[k], t[(k + 1) % 3]);
+        (w - u).cross(&(foot - u)).dot(&n) <= 0.0
+    });
+    if inside {
+        return h.abs();
+    }
+    (0..3)
+        .map(|k| {
+            let (u, w) = (t[k], t[(k + 1) % 3]);
+            let e = w - u;
+            let s = ((x - u).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+            (x - u - e * s).norm()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// A flat cloud's feature away from its normal is the edge at the support vertex nearly
+/// perpendicular to `dir` (`clip::feature::flat_feature`). Both edges there can be within
+/// the ~0.9° tilt; the first one tried was taken, 0.29° off perpendicular while its
+/// neighbour was at 0°, and `dir`'s part in the plane then pointed over the face from it:
+/// a rounded shape's offset of that edge lay below the face's offset plane. Now the more
+/// perpendicular edge. Triangles whose face is 1.5°–5° from `dir` (not facing it), with
+/// one edge at the support vertex exactly perpendicular to `dir` and the other long and
+/// shallow (0.1°–0.6° off), every scalar.
+fn flat_feature_takes_the_more_perpendicular_edge<T: Real>() {
+    let mut rng = Rng(51922751);
+    let mut edges = 0;
+    for i in 0..200 {
+        let d = rng.unit::<3>();
+        // In-plane directions: `w` ⊥ d (the tied edge), `o` ⊥ both.
+        let w = d.cross(&rng.unit::<3>()).normalize();
+        let o = d.cross(&w);
+        let face_tilt = rng.uniform(1.5, 5.0).to_radians();
+        let s = Vector3::from(rng.vector::<3>(-0.5, 0.5));
+        let (len, along, aside) = (
+            rng.uniform(0.3, 0.6),
+            rng.uniform(0.8, 1.5),
+            rng.uniform(0.02, 0.05),
+        );
+        // The third vertex far along `w`, a little to the side −o and below along d by
+        // the face's tilt: the edge to it is shallow, the face tilted.
+        let third = s + w * along - o * aside - d * (aside * face_tilt.tan());
+        let tri = [s, s + w * len, third];
+        let cloud: Vec<Point3<T>> = tri.iter().map(|x| p::<T, 3>(&Point3::from(*x))).collect();
+        let Ok(poly) = Polytope::try_new(cloud) else {
+            continue;
+        };
+        let mut f = Feature::default();
+        poly.feature(&v::<T, 3>(&d), &mut f);
+        if f.vertices.len() != 2 {
+            continue;
+        }
+        edges += 1;
+        let shallow = d.dot(&(third - s)).abs() / (third - s).norm();
+        let e = pback(&f.vertices[1].point) - pback(&f.vertices[0].point);
+        let cos = d.dot(&e).abs() / e.norm();
+        assert!(
+            cos < 0.5 * shallow,
+            "case {i}: edge {:.4}° off perpendicular (the tied one is at 0°, the shallow one \
+             {:.4}°)",
+            cos.asin().to_degrees(),
+            shallow.asin().to_degrees()
+        );
+    }
+    assert!(edges > 100, "{edges} edge features of 200");
+}
+scalar_cases!(flat_feature_takes_the_more_perpendicular_edge);
+
+/// The sweep's case (seed 51922751 of `manifold_3d_f64`): a box against a rounded (r =
+/// 1.94) affine-mapped flat triangle; a manifold point was 1.2e-3 inside B. Every point on
+/// both surfaces (exact triangle distance minus r; the box's closed form), every scalar.
+fn flat_feature_takes_the_more_perpendicular_edge_reproduction<T: Real>() {
+    let h = Vector3::new(1.060720988784619, 1.815399404898146, 1.208008697642481);
+    let (pa, pa64) = printed_pose::<T>(
+        [
+            0.650802316335904,
+            0.4136115068508608,
+            0.636696054999858,
+            -0.7477474351678413,
+            0.20376390321541266,
+            0.6319446533885187,
+            0.13164390700574402,
+            -0.8873588863289646,
+            0.4418869636018727,
+        ],
+        [1.571404592965591, -0.5576562142366674, -0.21023880369268322],
+    );
+    let (pb, pb64) = printed_pose::<T>(
+        [
+            -0.06840088393920092,
+            -0.02791139742522832,
+            -0.997267402941712,
+            -0.21247481442301847,
+            -0.9762679439484319,
+            0.041896955194924215,
+            -0.97476959960405,
+            0.21475999513985972,
+            0.0608471213393665,
+        ],
+        [1.8436255436026552, 1.7559777218280308, 0.05654993514915674],
+    );
+    let inner = [
+        [-0.9090257114518959, 0.5898069733730067, 0.1],
+        [-0.8731670099946593, 0.19365224689097427, 0.1],
+        [-0.04533455405508502, -0.9195544365606164, 0.1],
+    ];
+    let m = Matrix3::from_column_slice(&[
+        -0.07249105812346282,
+        -0.09256156647889337,
+        1.127961173628258,
+        1.1289597153978344,
+        -0.08527098192028462,
+        0.06555781388144492,
+        0.07946076900398343,
+        1.1270670886699898,
+        0.09759492884351977,
+    ]);
+    let t = Vector3::new(0.8064545662623026, 0.5540398260471504, -0.08976882581826506);
+    let r = 1.9414122224765393;
+    let tri = Polytope::try_new(
+        inner
+            .iter()
+            .map(|q| p::<T, 3>(&Point3::new(q[0], q[1], q[2])))
+            .collect(),
+    )
+    .expect("a flat cloud");
+    let b = convex_proximity::shape::Rounded::new(
+        Transformed::new(tri, m.map(lit::<T>), v::<T, 3>(&t)),
+        lit(r),
+    );
+    let a = Cuboid::new(v::<T, 3>(&h));
+    // The oracle's triangle: the points and map as `T` holds them.
+    let (m64, t64) = (m.map(|x| f(lit::<T>(x))), back(&v::<T, 3>(&t)));
+    let corners: [Vector3<f64>; 3] = core::array::from_fn(|k| {
+        let q = pback(&p::<T, 3>(&Point3::new(
+            inner[k][0],
+            inner[k][1],
+            inner[k][2],
+        )));
+        m64 * q.coords + t64
+    });
+    let tol = tol::<T>();
+    let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
+    let mf = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol).expect("valid input");
+    let slack = 4.0 * accuracy::<T>(4.0) + f(c.upper_bound - c.lower_bound).abs();
+    for q in mf.points() {
+        let qa = pa64.inverse_transform_point(&pback(&q.point_a)).coords;
+        let qb = pb64.inverse_transform_point(&pback(&q.point_b)).coords;
+        let (da, db) = (
+            box_signed_distance(&h, &qa),
+            triangle_distance(&corners, &qb) - f(lit::<T>(r)),
+        );
+        assert!(
+            da.abs() <= slack && db.abs() <= slack,
+            "off the surfaces (A {da:e}, B {db:e}): {q:?} in {mf:?}"
+        );
+    }
+}
+scalar_cases!(flat_feature_takes_the_more_perpendicular_edge_reproduction);
