@@ -503,6 +503,47 @@ fn epa_witnesses_come_from_the_face_holding_the_projection_all() {
 
 // ------------------------------------------ F9: clipping against a needle's tip
 
+/// The manifold of polytope `a` against `b`, checked: every point on A (its hull's signed
+/// distance) and on B (`on_b`, the signed distance of a world point; 0 when not checked),
+/// none deeper than the contact, within `acc` plus the bounds' width. The number of points
+/// checked (0 when `contact` fails).
+fn check_clipped_on_a<T: Real, const D: usize, B: FeatureMap<T, D>>(
+    i: usize,
+    (pa, a, pa64): (&Pose<T, D>, &Polytope<T, D>, &Pose<f64, D>),
+    (pb, b): (&Pose<T, D>, &B),
+    acc: f64,
+    on_b: impl Fn(&Point<f64, D>) -> f64,
+) -> usize
+where
+    Const<D>: ContactDim<T, D>,
+    Polytope<T, D>: FeatureMap<T, D>,
+{
+    let Ok(c) = query::contact(pa, a, pb, b, &tol::<T>()) else {
+        return 0;
+    };
+    let m = query::manifold(pa, a, pb, b, lit(0.1), &tol::<T>()).expect("valid input");
+    let wa: Vec<_> = a
+        .points()
+        .iter()
+        .map(|x| pa64.transform_point(&pback(x)))
+        .collect();
+    let na = facet_normals(&wa);
+    let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
+    for q in m.points() {
+        let da = hull_signed_distance(&na, &wa, &pback(&q.point_a));
+        let db = on_b(&pback(&q.point_b));
+        assert!(
+            da.abs() <= slack && db.abs() <= slack,
+            "case {i}: point off A ({da:e}) or B ({db:e}): {q:?} in {m:?}, {c:?}"
+        );
+        assert!(
+            f(q.separation) >= f(c.lower_bound) - slack,
+            "case {i}: point deeper than the contact: {q:?} in {m:?}, {c:?}"
+        );
+    }
+    m.points().len()
+}
+
 /// A sliver tetrahedron (a triangle and a copy of one corner moved by `δ` off its plane:
 /// a cloud with a near-duplicate point) has faces that are needles `δ` wide; one can be
 /// the manifold's reference face. Its two long edges' side planes meet at the tip at an
@@ -531,29 +572,7 @@ fn clip_against_a_needle_face_stays_within_its_tip<T: Real>() {
         let (pa, pa64) = random_pose::<T, 3>(&mut rng, 0.5);
         let (pb, _) = random_pose::<T, 3>(&mut rng, 1.5);
         let b = Cylinder::new(lit::<T>(rng.uniform(0.2, 1.5)), lit(rng.uniform(0.2, 1.5)));
-        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol::<T>()) else {
-            continue;
-        };
-        let m = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol::<T>()).expect("valid input");
-        let wa: Vec<_> = a
-            .points()
-            .iter()
-            .map(|x| pa64.transform_point(&pback(x)))
-            .collect();
-        let na = facet_normals(&wa);
-        let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
-        for q in m.points() {
-            made += 1;
-            let da = hull_signed_distance(&na, &wa, &pback(&q.point_a));
-            assert!(
-                da.abs() <= slack,
-                "case {i}: point {da:e} off A: {q:?} in {m:?}, {c:?}"
-            );
-            assert!(
-                f(q.separation) >= f(c.lower_bound) - slack,
-                "case {i}: point deeper than the contact: {q:?} in {m:?}, {c:?}"
-            );
-        }
+        made += check_clipped_on_a::<T, 3, _>(i, (&pa, &a, &pa64), (&pb, &b), acc, |_| 0.0);
     }
     assert!(made > n / 10, "{made} manifold points");
 }
@@ -599,31 +618,9 @@ fn clip_against_a_short_reference_edge_stays_on_it<T: Real>() {
             Rotation2::from_matrix_unchecked(pb64.rotation.matrix().map(lit::<T>)),
         );
         let b = Cuboid::new(v::<T, 2>(&h));
-        let Ok(c) = query::contact(&pa, &a, &pb, &b, &tol::<T>()) else {
-            continue;
-        };
-        let m = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol::<T>()).expect("valid input");
-        let wa: Vec<_> = a
-            .points()
-            .iter()
-            .map(|x| pa64.transform_point(&pback(x)))
-            .collect();
-        let na = facet_normals(&wa);
-        let slack = acc + (f(c.upper_bound) - f(c.lower_bound)).abs();
-        for q in m.points() {
-            made += 1;
-            let da = hull_signed_distance(&na, &wa, &pback(&q.point_a));
-            let db =
-                box_signed_distance(&h, &pb64.inverse_transform_point(&pback(&q.point_b)).coords);
-            assert!(
-                da.abs() <= slack && db.abs() <= slack,
-                "case {i}: point off A ({da:e}) or B ({db:e}): {q:?} in {m:?}, {c:?}"
-            );
-            assert!(
-                f(q.separation) >= f(c.lower_bound) - slack,
-                "case {i}: point deeper than the contact: {q:?} in {m:?}, {c:?}"
-            );
-        }
+        made += check_clipped_on_a::<T, 2, _>(i, (&pa, &a, &pa64), (&pb, &b), acc, |x| {
+            box_signed_distance(&h, &pb64.inverse_transform_point(x).coords)
+        });
     }
     assert!(made > n / 10, "{made} manifold points");
 }
