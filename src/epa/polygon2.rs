@@ -26,14 +26,30 @@ impl<T: Real> Default for Polygon2<T> {
     }
 }
 
-/// `(ê, d)`: the outward unit normal of edge `p → q` of a counter-clockwise polygon and
-/// the origin's distance behind it, or `None` for a zero-length edge.
+/// An edge's line: its outward unit normal and the origin's distance behind it.
+#[derive(Clone, Copy)]
+struct Line<T: Real> {
+    normal: Unit<Vector2<T>>,
+    dist: T,
+}
+
+/// The polygon's edge nearest the origin: the index of its first vertex and its line.
+#[derive(Clone, Copy)]
+struct Nearest<T: Real> {
+    first: usize,
+    line: Line<T>,
+}
+
+/// The line of edge `p → q` of a counter-clockwise polygon, or `None` for a zero-length
+/// edge.
 #[inline]
-fn edge<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> Option<(Unit<Vector2<T>>, T)> {
+fn edge<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> Option<Line<T>> {
     let e = q - p;
-    let n = normalize(&Vector2::new(e.y, -e.x))?;
-    let d = n.dot(p);
-    Some((n, d))
+    let normal = normalize(&Vector2::new(e.y, -e.x))?;
+    Some(Line {
+        normal,
+        dist: normal.dot(p),
+    })
 }
 
 /// Twice the signed area of the polygon (positive: counter-clockwise).
@@ -101,7 +117,11 @@ impl<T: Real> Polygon2<T> {
         // when an insertion removed some.
         let mut m = super::coords(&self.verts);
         loop {
-            let Some((i, n, dist)) = self.closest_edge() else {
+            let Some(Nearest {
+                first: i,
+                line: Line { normal: n, dist },
+            }) = self.closest_edge()
+            else {
                 let e = self.edge_at(0, any_axis(), T::zero());
                 return Ok(e.finish(upper, iterations, Termination::Degenerate));
             };
@@ -170,15 +190,15 @@ impl<T: Real> Polygon2<T> {
         }
     }
 
-    /// The edge nearest the origin: `(index of its first vertex, normal, distance)`.
-    fn closest_edge(&self) -> Option<(usize, Unit<Vector2<T>>, T)> {
+    /// The edge nearest the origin.
+    fn closest_edge(&self) -> Option<Nearest<T>> {
         let n = self.verts.len();
-        let mut best: Option<(usize, Unit<Vector2<T>>, T)> = None;
+        let mut best: Option<Nearest<T>> = None;
         for i in 0..n {
-            if let Some((nrm, d)) = edge(&self.verts[i].w, &self.verts[(i + 1) % n].w)
-                && best.as_ref().is_none_or(|(_, _, bd)| d < *bd)
+            if let Some(line) = edge(&self.verts[i].w, &self.verts[(i + 1) % n].w)
+                && best.as_ref().is_none_or(|b| line.dist < b.line.dist)
             {
-                best = Some((i, nrm, d));
+                best = Some(Nearest { first: i, line });
             }
         }
         best
@@ -190,7 +210,7 @@ impl<T: Real> Polygon2<T> {
         let n = self.verts.len();
         let sees = |k: usize| {
             let (p, q) = (&self.verts[k % n].w, &self.verts[(k + 1) % n].w);
-            edge(p, q).is_none_or(|(nrm, _)| nrm.dot(&(w.w - p)) > T::zero())
+            edge(p, q).is_none_or(|l| l.normal.dot(&(w.w - p)) > T::zero())
         };
         // The visible edges form one chain [lo, hi] (mod n) containing i.
         let (mut lo, mut hi) = (i + n, i + n);
