@@ -76,9 +76,13 @@ impl<T: Real, const D: usize> Candidate<T, D> {
 }
 
 /// `a` and `b` are both strictly positive or both strictly negative ([MPB17] compareSigns).
+/// The four comparisons are combined without short-circuit: the signs of a simplex's
+/// cofactors are what the solver is there to find, so a branch on each was mispredicted
+/// about one time in six (docs/PERFORMANCE.md §2.12).
 #[inline]
 fn same_sign<T: Real>(a: T, b: T) -> bool {
-    (a > T::zero() && b > T::zero()) || (a < T::zero() && b < T::zero())
+    let z = T::zero();
+    ((a > z) & (b > z)) | ((a < z) & (b < z))
 }
 
 /// The slots of a set of at most 4 vertices ([`slots`]).
@@ -95,11 +99,10 @@ struct Slots {
 fn slots(set: u8) -> Slots {
     let mut index = [0; 4];
     let mut len = 0;
+    // Written at every step, counted only when in `set` (`len ≤ i`: always in bounds).
     for i in 0..4 {
-        if set & (1 << i) != 0 {
-            index[len] = i;
-            len += 1;
-        }
+        index[len] = i;
+        len += usize::from(set >> i & 1);
     }
     Slots { index, len }
 }
@@ -349,9 +352,19 @@ pub(crate) fn mix<T: Real, const D: usize>(
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
     if witnesses {
         for (s, (p, l)) in pts.iter().zip(lambda).enumerate() {
-            if set & (1 << s) != 0 {
-                a += p.a.coords * *l;
-                b += p.b.coords * *l;
+            let used = set >> s & 1 == 1;
+            if crate::real::is_fixed::<T>() {
+                // Only the slots in use: an old vertex's product may overflow.
+                if used {
+                    a += p.a.coords * *l;
+                    b += p.b.coords * *l;
+                }
+            } else {
+                // Every slot, the unused ones masked after the product (an old vertex
+                // may be ∞, and 0·∞ is NaN): no branch on which slots are in use.
+                let (pa, pb) = (p.a.coords * *l, p.b.coords * *l);
+                a += if used { pa } else { SVector::zeros() };
+                b += if used { pb } else { SVector::zeros() };
             }
         }
     }

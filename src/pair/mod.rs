@@ -213,7 +213,7 @@ struct Admitted<T: Real, const D: usize> {
 /// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
 /// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
 /// path reports the error in its own order.
-#[inline]
+#[inline(always)]
 fn admit<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
     a: &A,
@@ -244,6 +244,7 @@ where
 /// The solver for the pair, its answer in the world frame. Boxes work in a box's frame
 /// (the other shape placed by `pose⁻¹·pose'`), round shapes in world axes about A's
 /// centre (no rotation at all: their cores are points and segments).
+#[inline(always)]
 fn solve<T, R, const D: usize>(
     pair: &Admitted<T, D>,
     pose_a: &Isometry<T, R, D>,

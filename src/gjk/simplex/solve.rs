@@ -68,13 +68,7 @@ where
                 via: Solver::Vertex,
             });
         }
-        let mut scale = T::zero();
-        for (i, p) in pts.iter().enumerate() {
-            let m = crate::real::amax(&p.w);
-            if self.bits & (1 << i) != 0 && m > scale {
-                scale = m;
-            }
-        }
+        let scale = self.scale();
         let k = pow2_scale(scale);
         if D == 2 && k == T::one() && !crate::real::is_fixed::<T>() {
             return self.solve_planar(scale, r, witnesses);
@@ -225,7 +219,7 @@ where
         }
         let vv = v.norm_squared();
         let slack = r.optimality(crate::real::amax(v), scale, D);
-        self.points().all(|p| v.dot(&p.w) - vv >= -slack)
+        self.in_use(|p| !(v.dot(&p.w) - vv >= -slack)) == 0
     }
 
     /// The robust fallback when the fast choice disagrees with the geometry (elongated or
