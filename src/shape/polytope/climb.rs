@@ -256,7 +256,7 @@ impl<T: Real, const D: usize> Climb<T, D> {
 /// Two passes: the largest value (four lanes of `max`, no branch per point), then the
 /// first point that attains it (one branch, taken once). A single pass that tracks the
 /// index branches on `d > best` at every point, and on the corpus's 3D hulls that branch
-/// was mispredicted about one time in eight (docs/PERFORMANCE.md §2.12). Both passes
+/// was mispredicted about one time in eleven (docs/PERFORMANCE.md §2.12). Both passes
 /// compute the same products in the same order, so the value found is attained exactly.
 #[inline]
 pub(super) fn brute_force<T: Real, const D: usize>(
