@@ -267,7 +267,7 @@ pub(super) fn brute_force<T: Real, const D: usize>(
     let dot = |p: &Point<T, D>| dir.dot(&p.coords);
     let mut chunks = points.chunks_exact(LANES);
     let Some(first) = chunks.next() else {
-        return first_largest(points, dir, 0);
+        return first_largest(points, dir);
     };
     let mut top = [
         dot(&first[0]),
@@ -278,8 +278,8 @@ pub(super) fn brute_force<T: Real, const D: usize>(
     for chunk in &mut chunks {
         for l in 0..LANES {
             let d = dot(&chunk[l]);
-            // `max` as a select (no NaN reaches here: a NaN direction gives no largest
-            // value, and the search below then answers 0 as the one-lane scan does).
+            // `max` as a select. A NaN direction makes every value NaN: no `>` holds,
+            // no value equals `best` below, and the answer is 0, as the one-pass scan's.
             top[l] = if d > top[l] { d } else { top[l] };
         }
     }
@@ -294,13 +294,9 @@ pub(super) fn brute_force<T: Real, const D: usize>(
     points.iter().position(|p| dot(p) == best).unwrap_or(0)
 }
 
-/// The index (offset by `base`) of the first point of `points` with the largest `dir·p`.
+/// The index of the first point of `points` with the largest `dir·p`, in one pass.
 #[inline]
-fn first_largest<T: Real, const D: usize>(
-    points: &[Point<T, D>],
-    dir: &SVector<T, D>,
-    base: usize,
-) -> usize {
+fn first_largest<T: Real, const D: usize>(points: &[Point<T, D>], dir: &SVector<T, D>) -> usize {
     let mut best = 0;
     let mut best_dot = dir.dot(&points[0].coords);
     for (i, p) in points.iter().enumerate().skip(1) {
@@ -310,7 +306,7 @@ fn first_largest<T: Real, const D: usize>(
             best = i;
         }
     }
-    base + best
+    best
 }
 
 #[cfg(test)]
@@ -318,11 +314,20 @@ mod tests {
     use super::*;
     use nalgebra::{Point3, Vector3};
 
-    /// The lanes' merge keeps the one-lane scan's answer: the largest value, the first of
+    /// The two passes keep the one-pass scan's answer: the largest value, the first of
     /// equal ones (small integer coordinates make many ties), for every length around the
-    /// lane count and its multiples.
+    /// lane count and its multiples, in every scalar.
     #[test]
     fn brute_force_lanes_keep_the_first_largest() {
+        fn check<T: Real>(pts: &[Point3<f64>], dir: &Vector3<f64>) {
+            let p: Vec<Point3<T>> = pts.iter().map(|p| p.map(lit)).collect();
+            let d = dir.map(lit::<T>);
+            assert_eq!(
+                brute_force(&p, &d),
+                first_largest(&p, &d),
+                "{pts:?} along {dir:?}"
+            );
+        }
         let mut seed = 0x9e37_79b9_u32;
         let mut next = move || {
             seed ^= seed << 13;
@@ -336,16 +341,10 @@ mod tests {
                     .map(|_| Point3::new(next(), next(), next()))
                     .collect();
                 let dir = Vector3::new(next(), next(), next());
-                assert_eq!(
-                    brute_force(&pts, &dir),
-                    first_largest(&pts, &dir, 0),
-                    "n = {n}"
-                );
-                let f: Vec<Point3<f32>> = pts.iter().map(|p| p.cast()).collect();
-                assert_eq!(
-                    brute_force(&f, &dir.cast()),
-                    first_largest(&f, &dir.cast(), 0)
-                );
+                check::<f64>(&pts, &dir);
+                check::<f32>(&pts, &dir);
+                #[cfg(feature = "fixed")]
+                check::<simba::scalar::FixedI40F24>(&pts, &dir);
             }
         }
     }
