@@ -10,6 +10,7 @@
 //! direction (the line's normal) it needs.
 
 use super::simplex::{Closest, SupportPoint};
+use super::volumes::same_sign;
 use crate::Real;
 use nalgebra::SVector;
 
@@ -78,12 +79,6 @@ fn segment<T: Real, const D: usize>(pts: &[SupportPoint<T, D>], i: usize, j: usi
         v,
         vv: v.norm_squared(),
     }
-}
-
-/// `a` and `b` both strictly positive or both strictly negative ([MPB17] compareSigns).
-#[inline]
-fn same_sign<T: Real>(a: T, b: T) -> bool {
-    (a > T::zero() && b > T::zero()) || (a < T::zero() && b < T::zero())
 }
 
 /// `u × w` (the 2D cross product).

@@ -80,7 +80,7 @@ impl<T: Real, const D: usize> Candidate<T, D> {
 /// cofactors are what the solver is there to find, so a branch on each was mispredicted
 /// about one time in six (docs/PERFORMANCE.md §2.12).
 #[inline]
-fn same_sign<T: Real>(a: T, b: T) -> bool {
+pub(super) fn same_sign<T: Real>(a: T, b: T) -> bool {
     let z = T::zero();
     ((a > z) & (b > z)) | ((a < z) & (b < z))
 }
