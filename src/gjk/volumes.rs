@@ -352,19 +352,9 @@ pub(crate) fn mix<T: Real, const D: usize>(
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
     if witnesses {
         for (s, (p, l)) in pts.iter().zip(lambda).enumerate() {
-            let used = set >> s & 1 == 1;
-            if crate::real::is_fixed::<T>() {
-                // Only the slots in use: an old vertex's product may overflow.
-                if used {
-                    a += p.a.coords * *l;
-                    b += p.b.coords * *l;
-                }
-            } else {
-                // Every slot, the unused ones masked after the product (an old vertex
-                // may be ∞, and 0·∞ is NaN): no branch on which slots are in use.
-                let (pa, pb) = (p.a.coords * *l, p.b.coords * *l);
-                a += if used { pa } else { SVector::zeros() };
-                b += if used { pb } else { SVector::zeros() };
+            if set & (1 << s) != 0 {
+                a += p.a.coords * *l;
+                b += p.b.coords * *l;
             }
         }
     }

@@ -154,25 +154,6 @@ where
         hits & self.bits
     }
 
-    /// The largest coordinate of the vertices in use, `max |wᵢ|∞` (0 when empty). Floats
-    /// read every slot and mask the unused ones, as [`Simplex::in_use`]; fixed-point
-    /// reads only the slots in use (an old vertex's `abs` may overflow).
-    #[inline]
-    pub(crate) fn scale(&self) -> T {
-        let mut scale = T::zero();
-        for (i, p) in self.pts.as_ref().iter().enumerate() {
-            let used = self.bits >> i & 1 == 1;
-            let m = if used || !crate::real::is_fixed::<T>() {
-                crate::real::amax(&p.w)
-            } else {
-                T::zero()
-            };
-            let m = if used { m } else { T::zero() };
-            scale = if m > scale { m } else { scale };
-        }
-        scale
-    }
-
     /// Adds a vertex in a free slot and returns the slot; `None` (nothing changed) when the
     /// simplex is full. With `johnson`, its tables are extended.
     pub(crate) fn push(

@@ -68,7 +68,9 @@ where
                 via: Solver::Vertex,
             });
         }
-        let scale = self.scale();
+        let scale = self
+            .points()
+            .fold(T::zero(), |m, p| crate::real::amax_from(m, &p.w));
         let k = pow2_scale(scale);
         if D == 2 && k == T::one() && !crate::real::is_fixed::<T>() {
             return self.solve_planar(scale, r, witnesses);
