@@ -1680,3 +1680,175 @@ fn flat_feature_takes_the_more_perpendicular_edge_reproduction<T: Real>() {
     }
 }
 scalar_cases!(flat_feature_takes_the_more_perpendicular_edge_reproduction);
+
+// ------------------------------------- EPA's normal on cores that touch (FixedI40F24)
+
+/// The overlap of `A` and `B` along the unit `n` (`h_A(n) + h_B(−n)`, f64 oracles): the
+/// depth along `n`, which a contact's normal must hold to its separation.
+fn overlap_along(
+    h_a: impl Fn(&Vector3<f64>) -> f64,
+    h_b: impl Fn(&Vector3<f64>) -> f64,
+    n: &Vector3<f64>,
+) -> f64 {
+    h_a(n) + h_b(&-n)
+}
+
+/// A rounded box and a segment on one of its core's edges: the cores touch along the edge
+/// (depth 0), the shapes overlap by the radius, and any normal of the edge's normal cone
+/// holds that depth. EPA ends on a face through the origin to the rounding; fixed-point
+/// took its normal as the direction of the face's closest point to the origin, computed in
+/// `f64`, which there is a point a few ulps from the origin: noise, while the witnesses it
+/// goes with are as near `depth · n` apart as any (fuzz sweep, `manifold_3d_fixed` seeds
+/// 52035233, 52106594, 61378140, 61976380: contacts `Converged` at the right depth with
+/// normals along which the shapes overlapped by 0.25 to 2.4 more, manifold points 3e-2 to
+/// 9e-2 off a surface). That direction is now taken only for a depth beyond the rounding;
+/// else the face's own normal, computed in `f64`.
+fn epa_normal_of_touching_cores_holds_the_depth<T: Real>() {
+    let mut rng = Rng(61378140);
+    let n = if cfg!(debug_assertions) { 300 } else { 3000 };
+    for i in 0..n {
+        let h: Vector3<f64> = rng.vector(0.2, 1.5);
+        let h = v::<T, 3>(&h);
+        let r = lit::<T>(rng.uniform(0.02, 1.0));
+        // An edge of the core along x at (y, z) = (±h_y, ±h_z), a part of it.
+        let (sy, sz) = (
+            if rng.next_u64() % 2 == 0 {
+                T::one()
+            } else {
+                -T::one()
+            },
+            if rng.next_u64() % 2 == 0 {
+                T::one()
+            } else {
+                -T::one()
+            },
+        );
+        let (x0, x1) = (
+            lit::<T>(rng.uniform(-1.0, 0.5)),
+            lit::<T>(rng.uniform(0.5, 1.0)),
+        );
+        let end = |x: T| Point3::new(x * h.x, sy * h.y, sz * h.z);
+        let (a, b) = (
+            convex_proximity::shape::Rounded::new(Cuboid::new(h), r),
+            Segment::new(end(x0), end(x1)),
+        );
+        let (pose, pose64) = random_pose::<T, 3>(&mut rng, 2.0);
+        let c = query::contact(&pose, &a, &pose, &b, &tol::<T>()).expect("valid input");
+        let (h64, r64) = (back(&h), f(r));
+        let ends = [pback(&b.a), pback(&b.b)];
+        let h_a = |d: &Vector3<f64>| {
+            let l = pose64.inverse_transform_vector(d);
+            l.abs().dot(&h64) + r64 * l.norm() + pose64.translation.vector.dot(d)
+        };
+        let h_b = |d: &Vector3<f64>| {
+            ends.iter()
+                .map(|e| pose64.transform_point(e).coords.dot(d))
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let nrm = back(&c.normal.into_inner());
+        let slack = 4.0 * accuracy::<T>(4.0) + f(c.upper_bound - c.lower_bound).abs();
+        let along = overlap_along(h_a, h_b, &nrm);
+        assert!(
+            along <= -f(c.separation) + slack,
+            "case {i}: overlap {along} along the normal, separation {}: {c:?}",
+            f(c.separation)
+        );
+        assert!(
+            (f(c.separation) + r64).abs() <= slack,
+            "case {i}: depth: {c:?}"
+        );
+    }
+}
+scalar_cases!(epa_normal_of_touching_cores_holds_the_depth);
+
+// ------------------------------- EPA's witnesses on a face the walk reached (needles)
+
+/// The fuzz sweep's reproduction (seed 61148788 of `query_3d_f64`): a cylinder deep in the
+/// hull of a capsule-plus-ball and a segment, at tight tolerances. EPA ended on a needle of
+/// the cylinder's side (two corners 2e-6 apart), and the walk to the face holding the
+/// depth's foot `x` reached another needle, whose plane holds `x` to the rounding but turns
+/// about its axis. The witnesses' weights projected the origin onto that plane instead of
+/// `x`: they were 6.8e-8 off `separation · normal` within bounds 6e-14 wide. The weights
+/// are now `x`'s own on the face the walk reached.
+fn epa_weights_are_the_foots_on_the_face_the_walk_reached<T: Real>() {
+    let pose = |m: [f64; 9], t: [f64; 3]| {
+        Isometry::<T, Rotation3<T>, 3>::from_parts(
+            Translation3::new(lit::<T>(t[0]), lit(t[1]), lit(t[2])),
+            Rotation3::from_matrix_unchecked(Matrix3::from_column_slice(&m).map(lit::<T>)),
+        )
+    };
+    // Columns of the rotations, as the sweep printed them.
+    let pa = pose(
+        [
+            -0.18811494038690654,
+            -0.1857714476709757,
+            -0.96441782357724,
+            -0.32261597175391465,
+            0.9391488685774539,
+            -0.11797600357261386,
+            0.9276484808226164,
+            0.28894354445101894,
+            -0.23660076954138182,
+        ],
+        [
+            -0.11038376440070197,
+            -1.5635309376668955,
+            1.3408102540627147,
+        ],
+    );
+    let pb = pose(
+        [
+            0.2997698355565899,
+            0.5608521465590167,
+            -0.7717401864555961,
+            -0.6002143748570443,
+            -0.5179036487517277,
+            -0.6095231864536529,
+            -0.7415394459537149,
+            0.6459262189366447,
+            0.18137962891368836,
+        ],
+        [1.5458304722667275, -1.2255130846112765, 1.5812314030670636],
+    );
+    let pt = |x: f64, y: f64, z: f64| Point3::new(lit::<T>(x), lit(y), lit(z));
+    let a = Cylinder::new(lit::<T>(0.4350904097047379), lit(1.864822613870451));
+    let b = convex_proximity::shape::Hull::new(
+        MinkowskiSum::new(
+            convex_proximity::shape::Capsule::new(
+                pt(
+                    -0.5843747615777828,
+                    0.6507209887846188,
+                    -0.22822919050888835,
+                ),
+                pt(
+                    0.6824292362859541,
+                    -0.34099336232547495,
+                    -0.5414053559166858,
+                ),
+                lit(0.9160517280842297),
+            ),
+            Ball::new(lit::<T>(0.8579995422293432)),
+        ),
+        Segment::new(
+            pt(
+                -0.5621271076523995,
+                0.32588693064774543,
+                0.19154650186923017,
+            ),
+            pt(
+                0.30305943389028767,
+                -0.09752040894178682,
+                0.5157091630426489,
+            ),
+        ),
+    );
+    let mut tol = tol::<T>();
+    (tol.gjk_rel, tol.epa_rel) = (lit(2.842170943040401e-14), lit(2.842170943040401e-14));
+    if is_fixed::<T>() {
+        tol = Tolerances::default(); // the sweep's value is below fixed-point's ulp
+    }
+    let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
+    let slack = accuracy::<T>(1.0) + f(c.upper_bound - c.lower_bound).abs();
+    assert!(witness_gap(&c) <= slack, "{}: {c:?}", witness_gap(&c));
+}
+scalar_cases!(epa_weights_are_the_foots_on_the_face_the_walk_reached);

@@ -468,7 +468,7 @@ impl<T: Real> Polytope3<T> {
             .v
             .map(|i| self.verts[i as usize]);
         let y = [p, q, s];
-        let stable = stable_weights(&y);
+        let stable = stable_weights(&y, &x);
         let own = Weights {
             lambda: stable.unwrap_or(at.lambda),
             normal,
@@ -478,16 +478,37 @@ impl<T: Real> Polytope3<T> {
         // projection lies outside every face the walk reached (its weights extrapolate)
         // and the closest point's normal is the face's to rounding ([`needle_tilt_ok`]).
         let outside = stable.is_none() && at.lambda.iter().any(|x| *x < T::zero());
-        let wide = if crate::real::is_fixed::<T>() {
-            wide_weights(&y)
+        let candidates = if crate::real::is_fixed::<T>() {
+            let wide = wide_weights(&y);
+            // The closest point's direction only where the depth is beyond the rounding
+            // ([`wide_face_normal`]); with the same weights always the normal of face
+            // `f` (whose support closed the gap; the walk's face holds only its foot)
+            // computed in `f64`.
+            let m = y.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+            let own_face = face.v.map(|i| self.verts[i as usize].w);
+            let on_f = wide.and_then(|w| {
+                Some(Weights {
+                    normal: wide_face_normal(&own_face)?,
+                    ..w
+                })
+            });
+            [wide.filter(|_| lower > r.band(m)), on_f]
         } else if outside {
-            wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.normal))
+            [
+                wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.normal)),
+                None,
+            ]
         } else {
-            None
+            [None, None]
         };
-        let Weights { lambda: l, normal } = wide
-            .filter(|w| mismatch(&y, w, lower) <= mismatch(&y, &own, lower))
-            .unwrap_or(own);
+        let Weights { lambda: l, normal } =
+            candidates.into_iter().flatten().fold(own, |best, w| {
+                if mismatch(&y, &w, lower) <= mismatch(&y, &best, lower) {
+                    w
+                } else {
+                    best
+                }
+            });
         let sum = l[0] + l[1] + l[2];
         let (point_a, point_b) = if sum > T::zero() {
             // Weights normalised before they multiply: fixed-point rounds each product to
@@ -676,6 +697,26 @@ fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<Weights<T>> {
     })
 }
 
+/// The face's unit normal `(y₁ − y₀) × (y₂ − y₀)` computed in `f64`, for fixed-point
+/// vertices (exact in `f64`, so is every difference; the cross product is then rounded
+/// to 2⁻⁵³ relative). The closest point's direction [`wide_weights`] gives is the face's
+/// normal only where the origin projects inside the triangle and beyond the rounding:
+/// on cores that touch (depth 0 to the rounding) it is the direction of a point a few
+/// ulps from the origin, noise, while the witnesses it goes with are as near `depth · n`
+/// apart as any ([`mismatch`] cannot tell): a contact `Converged` at the right depth had
+/// a normal along which the shapes overlapped by 2.40 where the depth was 0.05 (fuzz
+/// sweep, `manifold_3d_fixed` seed 61378140; docs/testing.md). `None` for a triangle
+/// degenerate in `f64` too.
+fn wide_face_normal<T: Real>(y: &[Vector3<T>; 3]) -> Option<Unit<Vector3<T>>> {
+    let wide = |v: &Vector3<T>| -> Option<Vector3<f64>> {
+        let c = |x: T| x.to_subset();
+        Some(Vector3::new(c(v.x)?, c(v.y)?, c(v.z)?))
+    };
+    let [p, q, r] = [wide(&y[0])?, wide(&y[1])?, wide(&y[2])?];
+    let n = Unit::try_new((q - p).cross(&(r - p)), 0.0)?;
+    Unit::try_new(n.map(|x| T::from_subset(&x)), T::zero())
+}
+
 /// Whether the closest point's direction `c` is the face normal `n` to the normal's own
 /// rounding: `|n × c| · |e₁ × e₂| ≤ FACE_NORMAL · ε · m · (|e₁| + |e₂| + |e₃|)`, the
 /// rounding of the edges (`ε·m` each, `m` the vertices' size) turned by the cross
@@ -711,18 +752,24 @@ fn mismatch<T: Real>(y: &[SupportPoint<T, 3>; 3], w: &Weights<T>, depth: T) -> f
     if off.is_finite() { off } else { f64::INFINITY }
 }
 
-/// The witnesses' weights on the face `y` that holds the origin's projection, when every
-/// one is non-negative: the orthogonal projection of the origin onto the face's plane by
-/// Gram–Schmidt on its edges ([`gjk::project`], docs/gjk.md §2.4). It is backward stable:
-/// `Σ λᵢ yᵢ` lies within `ε·‖y‖` of the plane's nearest point however thin the face, so
-/// the witnesses' difference `Σ λᵢ (aᵢ − bᵢ)` is the depth along the normal. The areas
+/// The witnesses' weights on the face `y` that holds the foot `x` (the origin's projection
+/// on the nearest face's plane), when every one is non-negative: the orthogonal projection
+/// of `x` onto the face's plane by Gram–Schmidt on its edges ([`gjk::project`] on
+/// `yᵢ − x`, docs/gjk.md §2.4). It is backward stable: `Σ λᵢ yᵢ` lies within `ε·‖y‖` of
+/// `x`'s nearest point on the plane however thin the face, so the witnesses' difference
+/// `Σ λᵢ (aᵢ − bᵢ)` is the depth along the normal. The origin itself projected onto the
+/// plane of a face the walk reached ([`Polytope::locate`]) is not `x`: on a needle, whose
+/// plane holds `x` to the rounding but turns about its axis, that point was 7e-8 off
+/// `depth · n` within bounds 6e-14 wide (fuzz sweep, `query_3d_f64` seed 61148788:
+/// EPA's last faces on a cylinder's side, two needles). The areas
 /// [`Polytope::barycentric`] takes are not: on a sliver face their rounding (an absolute
 /// ulp per product in fixed-point) is a large fraction of the face's area, and the
 /// witnesses drifted 1e-2 off `depth · n` (docs/testing.md, F1). `None` (keep the areas)
 /// when the projection fails or puts the point outside the face.
-fn stable_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<[T; 3]> {
+fn stable_weights<T: Real>(y: &[SupportPoint<T, 3>; 3], x: &Vector3<T>) -> Option<[T; 3]> {
     let mut lambda = [T::zero(); 4];
-    gjk::project(y, 0b111, 0, &mut lambda)?;
+    let shifted = y.map(|p| SupportPoint { w: p.w - x, ..p });
+    gjk::project(&shifted, 0b111, 0, &mut lambda)?;
     let l = [lambda[0], lambda[1], lambda[2]];
     l.iter().all(|x| *x >= T::zero()).then_some(l)
 }
