@@ -18,10 +18,11 @@ pub(crate) fn radial<T: Real>(d: &Vector3<T>) -> Option<Vector2<T>> {
     normalize(&Vector2::new(d.x, d.z)).map(Unit::into_inner)
 }
 
-/// `(r·dx/σ, r·dz/σ)` ([`radial`]), or `None` when the direction is along y.
+/// The rim point `(x, z) = (r·dx/σ, r·dz/σ)` ([`radial`]), or `None` when the direction is
+/// along y.
 #[inline]
-fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<(T, T)> {
-    radial(d).map(|u| (r * u.x, r * u.y))
+fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<Vector2<T>> {
+    radial(d).map(|u| Vector2::new(r * u.x, r * u.y))
 }
 
 /// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
@@ -75,7 +76,7 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
             return Point3::new(T::zero(), h, T::zero());
         }
         match rim(d, r) {
-            Some((x, z)) => Point3::new(x, -h, z),
+            Some(xz) => Point3::new(xz.x, -h, xz.y),
             None => Point3::new(T::zero(), -h, T::zero()),
         }
     }
@@ -142,7 +143,7 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
             self.half_height
         };
         match rim(d, self.radius) {
-            Some((x, z)) => Point3::new(x, y, z),
+            Some(xz) => Point3::new(xz.x, y, xz.y),
             None => Point3::new(T::zero(), y, T::zero()),
         }
     }

@@ -514,7 +514,7 @@ mod tests {
         let h = hull3(&p, &TOL).unwrap();
         assert_eq!(h.facets, 12);
         assert_eq!(h.faces.len(), 6);
-        assert!(h.faces.iter().all(|f| f.0.len() == 4));
+        assert!(h.faces.iter().all(|f| f.ring.len() == 4));
         assert_eq!(h.vertices, (0..8).collect::<Vec<_>>());
         // Face point in the graph, interior point and duplicate not.
         assert!(h.nodes.contains(&10) && !h.nodes.contains(&8) && !h.nodes.contains(&9));
