@@ -170,6 +170,7 @@ where
 /// [`distance`] on shapes the caller has checked ([`crate::input::check_pair`]),
 /// reporting to `obs` ([`crate::trace`]); the untraced queries pass `&mut ()`, which is not
 /// [`Observer::ACTIVE`]: no hook is compiled in.
+#[inline]
 pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
@@ -249,6 +250,7 @@ where
 
 /// [`intersects`] on shapes the caller has checked, reporting to `obs`, as
 /// [`distance_observed`].
+#[inline]
 pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
