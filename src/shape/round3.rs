@@ -25,6 +25,18 @@ fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<Vector2<T>> {
     radial(d).map(|u| Vector2::new(r * u.x, r * u.y))
 }
 
+/// The parameters of a shape of revolution checked: each finite and `≥ 0` (errors name
+/// the first that is not).
+fn check_revolution<T: Real>(half_height: T, radius: T) -> Result<(), ShapeError> {
+    check_nonneg(half_height, "half-height")?;
+    check_nonneg(radius, "radius").map(|_| ())
+}
+
+/// A shape of revolution's largest coordinate in its frame: the larger parameter.
+fn revolution_extent<T: Real>(half_height: T, radius: T) -> f64 {
+    f64_of(half_height).max(f64_of(radius))
+}
+
 /// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
 ///
 /// ```
@@ -57,9 +69,10 @@ impl<T: Real> Cone<T> {
     /// # Errors
     /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
     pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        check_revolution(half_height, radius)?;
         Ok(Self {
-            half_height: check_nonneg(half_height, "half-height")?,
-            radius: check_nonneg(radius, "radius")?,
+            half_height,
+            radius,
         })
     }
 }
@@ -86,11 +99,10 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
     }
     #[inline]
     fn validate(&self) -> Result<(), ShapeError> {
-        check_nonneg(self.half_height, "half-height")?;
-        check_nonneg(self.radius, "radius").map(|_| ())
+        check_revolution(self.half_height, self.radius)
     }
     fn extent(&self) -> f64 {
-        f64_of(self.half_height).max(f64_of(self.radius))
+        revolution_extent(self.half_height, self.radius)
     }
 }
 
@@ -127,9 +139,10 @@ impl<T: Real> Cylinder<T> {
     /// # Errors
     /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
     pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        check_revolution(half_height, radius)?;
         Ok(Self {
-            half_height: check_nonneg(half_height, "half-height")?,
-            radius: check_nonneg(radius, "radius")?,
+            half_height,
+            radius,
         })
     }
 }
@@ -153,10 +166,9 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
     }
     #[inline]
     fn validate(&self) -> Result<(), ShapeError> {
-        check_nonneg(self.half_height, "half-height")?;
-        check_nonneg(self.radius, "radius").map(|_| ())
+        check_revolution(self.half_height, self.radius)
     }
     fn extent(&self) -> f64 {
-        f64_of(self.half_height).max(f64_of(self.radius))
+        revolution_extent(self.half_height, self.radius)
     }
 }
