@@ -178,27 +178,11 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    penetration_unchecked(a, b, simplex, tol, workspace)
-}
-
-/// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]).
-pub(crate) fn penetration_unchecked<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    simplex: &Simplex<T, D>,
-    tol: &Tolerances<T>,
-    workspace: &mut Workspace<T, D>,
-) -> Result<Penetration<T, D>, QueryError>
-where
-    T: Real,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
     penetration_observed(a, b, simplex, tol, workspace, &mut ())
 }
 
-/// [`penetration_unchecked`] reporting to `obs` ([`crate::trace`]).
+/// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]),
+/// reporting to `obs` ([`crate::trace`]; nothing for `()`).
 pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
