@@ -208,7 +208,7 @@ where
             })
         }
         End::Reached(r) => {
-            let mut cast = start(a, b, u, &r, options, tol)?;
+            let mut cast = start(a, b, u, &r, margin, options, tol)?;
             cast.iterations += iterations;
             Ok(cast)
         }
@@ -246,11 +246,13 @@ where
 
 /// The shapes are within the target at time 0 (`r` did not advance): a hit at 0 when the
 /// motion brings them closer or they overlap and `stop_at_penetration`; else no hit.
+/// `margin`: the sweep's, the radii plus the target distance.
 fn start<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     u: &SVector<T, D>,
     r: &Reached<T, D>,
+    margin: T,
     options: &CastOptions<T>,
     tol: &Tolerances<T>,
 ) -> Result<ShapeCast<T, D>, QueryError>
@@ -260,7 +262,6 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let margin = a.radius() + b.radius() + options.target_distance;
     let touching = r.upper <= r.band;
     let mut hit = reached_hit(a, b, r, u, margin, CastTermination::StartedWithin);
     hit.upper_bound = (r.upper <= margin).then_some(T::zero());
