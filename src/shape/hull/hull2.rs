@@ -1,8 +1,8 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullFace, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub,
-    unique,
+    Csr, Degenerate, HullFace, HullMesh, LOST, Link, Tol, V3, csr, dot, len, segment_distance2,
+    sub, unique,
 };
 use alloc::vec::Vec;
 // f64 math without `std`: libm, through num-traits.
@@ -75,7 +75,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     }
     let n = h.len();
     let mut faces = Vec::with_capacity(n);
-    let mut links: Vec<(u32, u32)> = Vec::with_capacity(2 * n);
+    let mut links: Vec<Link> = Vec::with_capacity(2 * n);
     for i in 0..n {
         let (a, b) = (h[i], h[(i + 1) % n]);
         let e = sub(p[b as usize], p[a as usize]);
@@ -87,7 +87,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
             ring: vec![a as usize, b as usize],
             normal: [e[1] / l, -e[0] / l, 0.0],
         });
-        links.push((a, b));
+        links.push(Link { a, b });
     }
     // Points near the boundary join the graph, linked to their nearest edge's endpoints.
     // The edge crossed by the ray from an interior point through `x` (a binary search by
@@ -122,8 +122,14 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         }
         if plane(k).max(plane(crossed)) >= -tol.margin {
             nodes.push(q);
-            links.push((q, faces[k].ring[0] as u32));
-            links.push((q, faces[k].ring[1] as u32));
+            links.push(Link {
+                a: q,
+                b: faces[k].ring[0] as u32,
+            });
+            links.push(Link {
+                a: q,
+                b: faces[k].ring[1] as u32,
+            });
         }
     }
     nodes.sort_unstable();

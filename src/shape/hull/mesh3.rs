@@ -3,8 +3,8 @@
 //! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len,
-    line_distance, scaled, sub, triangle_distance2,
+    Csr, Degenerate, HullMesh, LOST, Link, NONE, NearPoint, Tol, V3, area_vector, cross, csr, dot,
+    len, line_distance, scaled, sub, triangle_distance2,
 };
 use alloc::vec::Vec;
 
@@ -80,7 +80,7 @@ pub(super) fn finish(
     n_input: usize,
     tol: &Tol,
     all: Vec<Tri>,
-    near: Vec<(u32, u32)>,
+    near: Vec<NearPoint>,
     inner: V3,
 ) -> Result<HullMesh, Degenerate> {
     // The sanity net of the construction (its tolerance is the f64 rounding).
@@ -105,14 +105,17 @@ pub(super) fn finish(
     // Near-surface points join the graph, linked to their nearest triangle; one found
     // far in front of it means the construction lost it.
     let mut nodes: Vec<u32> = (0..p.len() as u32).filter(|&q| used[q as usize]).collect();
-    let mut links: Vec<(u32, u32)> = Vec::with_capacity(3 * tris.len() + 3 * near.len());
+    let mut links: Vec<Link> = Vec::with_capacity(3 * tris.len() + 3 * near.len());
     for tr in &tris {
         for k in 0..3 {
-            links.push((tr.v[k], tr.v[(k + 1) % 3]));
+            links.push(Link {
+                a: tr.v[k],
+                b: tr.v[(k + 1) % 3],
+            });
         }
     }
     let mut fan = Vec::new();
-    for (x, home) in near {
+    for NearPoint { point: x, home } in near {
         let home = new_id[home as usize] as usize;
         if used[x as usize] || home >= tris.len() {
             continue;
@@ -124,7 +127,7 @@ pub(super) fn finish(
         }
         if d >= -tol.margin {
             nodes.push(x);
-            links.extend(tris[f].v.map(|v| (x, v)));
+            links.extend(tris[f].v.map(|v| Link { a: x, b: v }));
         }
     }
     if p.len().saturating_mul(tris.len()) <= FULL_CHECK {
@@ -142,9 +145,12 @@ pub(super) fn finish(
         vertex[orig[i] as usize] = u;
     }
     let corner: Vec<bool> = nodes.iter().map(|&v| vertex[v as usize]).collect();
-    let links: Vec<(u32, u32)> = links
+    let links: Vec<Link> = links
         .into_iter()
-        .map(|(a, b)| (orig[a as usize], orig[b as usize]))
+        .map(|l| Link {
+            a: orig[l.a as usize],
+            b: orig[l.b as usize],
+        })
         .collect();
     let Csr { offsets, nbrs } = csr(&nodes, n_input, &links);
     let mut faces = merge(p, &tris, tol.plane);

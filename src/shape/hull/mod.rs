@@ -411,16 +411,31 @@ fn unique(p: &[V3]) -> Vec<u32> {
     idx
 }
 
+/// An undirected link of the support graph between two input indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub a: u32,
+    pub b: u32,
+}
+
+/// A point near the hull's surface (an index into the cloud) and the triangle it was last
+/// found in front of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NearPoint {
+    pub point: u32,
+    pub home: u32,
+}
+
 /// CSR arrays from undirected links between input indices (`nodes` ascending; a link
 /// to a point that is no node is skipped), each node's neighbours ascending and
 /// distinct. A counting sort by node, then a sort of each short list.
-fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> Csr {
+fn csr(nodes: &[u32], n_points: usize, links: &[Link]) -> Csr {
     let mut id = vec![NONE; n_points];
     for (k, &v) in nodes.iter().enumerate() {
         id[v as usize] = k as u32;
     }
-    let ends = |&(a, b): &(u32, u32)| {
-        let (x, y) = (id[a as usize], id[b as usize]);
+    let ends = |l: &Link| {
+        let (x, y) = (id[l.a as usize], id[l.b as usize]);
         (x != NONE && y != NONE && x != y).then_some((x as usize, y as usize))
     };
     let mut start = vec![0u32; nodes.len() + 1];
