@@ -7,7 +7,13 @@
 //! [`fixed_extent_limit`] (docs/tolerances.md, "Ranges"). Floating-point queries skip
 //! that part (overflow there is an ∞ the range checks see).
 
-use crate::{QueryError, Real, real::is_fixed, shape::SupportMap};
+use crate::{
+    QueryError, Real,
+    pose::{PoseRotation, Relative},
+    real::is_fixed,
+    shape::SupportMap,
+};
+use nalgebra::Isometry;
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
@@ -58,6 +64,27 @@ where
         return Err(QueryError::OutOfRange);
     }
     Ok(())
+}
+
+/// Both shapes ([`check_pair`]) and both poses ([`crate::pose::relative`]) checked: what a
+/// two-shape query on posed shapes starts from, B's frame in A's.
+///
+/// # Errors
+/// As [`check_pair`] and [`crate::pose::Frame::of`].
+pub(crate) fn check_posed_pair<T, R, const D: usize, A, B>(
+    pose_a: &Isometry<T, R, D>,
+    a: &A,
+    pose_b: &Isometry<T, R, D>,
+    b: &B,
+) -> Result<Relative<T, D>, QueryError>
+where
+    T: Real,
+    R: PoseRotation<T, D>,
+    A: SupportMap<T, D> + ?Sized,
+    B: SupportMap<T, D> + ?Sized,
+{
+    check_pair(a, b)?;
+    crate::pose::relative(pose_a, pose_b)
 }
 
 #[cfg(test)]

@@ -23,8 +23,17 @@ pub(crate) fn any_axis<T: Real, const D: usize>() -> Unit<SVector<T, D>> {
     Unit::new_unchecked(e)
 }
 
+/// [`solve_pivoted`]'s answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Solution<T: Real, const D: usize> {
+    /// The solution of `m·x = rhs`.
+    pub x: SVector<T, D>,
+    /// `|det m|`: the product of the pivots.
+    pub abs_det: T,
+}
+
 /// Solves `m·x = rhs` by Gaussian elimination with partial pivoting, returning `x` and
-/// `|det m|` (the product of the pivots); `None` if a pivot is zero or a coordinate would
+/// `|det m|` (the product of the pivots, [`Solution`]); `None` if a pivot is zero or a coordinate would
 /// leave `[-2, 2]` (then it is no barycentric coordinate of an inside point, and dividing
 /// could overflow a fixed-point type).
 ///
@@ -33,7 +42,7 @@ pub(crate) fn any_axis<T: Real, const D: usize>() -> Unit<SVector<T, D>> {
 pub(crate) fn solve_pivoted<T: Real, const D: usize>(
     mut m: SMatrix<T, D, D>,
     mut rhs: SVector<T, D>,
-) -> Option<(SVector<T, D>, T)> {
+) -> Option<Solution<T, D>> {
     let mut det = T::one();
     for col in 0..D {
         let mut piv = col;
@@ -72,7 +81,7 @@ pub(crate) fn solve_pivoted<T: Real, const D: usize>(
         }
         x[r] = num / den;
     }
-    Some((x, det))
+    Some(Solution { x, abs_det: det })
 }
 
 /// A power of two `k` that brings `m` (a largest coordinate) into `[1/2, 2)` where
@@ -114,7 +123,7 @@ mod tests {
     #[test]
     fn pivoted_solve_cases() {
         let m = Matrix3::new(0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0);
-        let (x, det) = solve_pivoted(m, Vector3::new(0.5, 0.25, 1.0)).unwrap();
+        let Solution { x, abs_det: det } = solve_pivoted(m, Vector3::new(0.5, 0.25, 1.0)).unwrap();
         assert_eq!(x, Vector3::new(0.25, 0.5, 0.5));
         assert_eq!(det, 2.0);
         // Singular.

@@ -6,7 +6,9 @@
 //! quaternion or a unit complex number) and every later rotation is a matrix product.
 
 use crate::{QueryError, Real, real::is_fixed};
-use nalgebra::{AbstractRotation, Isometry, Point, SMatrix, SVector, UnitComplex, UnitQuaternion};
+use nalgebra::{
+    AbstractRotation, Isometry, Point, SMatrix, SVector, Unit, UnitComplex, UnitQuaternion,
+};
 
 mod sealed {
     pub trait Sealed {}
@@ -241,6 +243,13 @@ impl<T: Real, const D: usize> Frame<T, D> {
         self.rot * v
     }
 
+    /// `R·n` of a unit `n` (a rotation keeps it unit).
+    #[inline]
+    #[must_use]
+    pub fn transform_unit(&self, n: &Unit<SVector<T, D>>) -> Unit<SVector<T, D>> {
+        Unit::new_unchecked(self.rot * n.as_ref())
+    }
+
     /// `Rᵀ·v`.
     #[inline]
     #[must_use]
@@ -281,6 +290,16 @@ pub(crate) fn is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
             || crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>())
 }
 
+/// Two poses as a two-shape query works with them: A's frame (local to world, to map the
+/// answer back) and B's frame in A's (where B is placed).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Relative<T: Real, const D: usize> {
+    /// A's frame: local to world.
+    pub frame_a: Frame<T, D>,
+    /// B's frame in A's: `pose_a⁻¹ · pose_b`.
+    pub b_in_a: Frame<T, D>,
+}
+
 /// Both poses checked, and B's frame in A's: what every two-shape query starts from.
 ///
 /// # Errors
@@ -288,8 +307,11 @@ pub(crate) fn is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
 pub(crate) fn relative<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
-) -> Result<(Frame<T, D>, Frame<T, D>), QueryError> {
-    let fa = Frame::of(pose_a)?;
-    let fb = Frame::of(pose_b)?;
-    Ok((fa, fa.relative(&fb)))
+) -> Result<Relative<T, D>, QueryError> {
+    let frame_a = Frame::of(pose_a)?;
+    let frame_b = Frame::of(pose_b)?;
+    Ok(Relative {
+        frame_a,
+        b_in_a: frame_a.relative(&frame_b),
+    })
 }

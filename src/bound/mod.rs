@@ -52,6 +52,15 @@ pub struct Aabb<T: Real, const D: usize> {
     pub max: Point<T, D>,
 }
 
+/// A loosening margin: `margin` when positive, else 0 (negative and NaN margins).
+fn margin_or_zero<T: Real>(margin: T) -> T {
+    if margin > T::zero() {
+        margin
+    } else {
+        T::zero()
+    }
+}
+
 /// [`allowance::BOX_PAD_PER_TERM`](crate::tolerance::allowance::BOX_PAD_PER_TERM)`·(D + 1)`
 /// ulps of `scale` (fixed-point: `scale ≥ 1`, its rounding is absolute).
 fn pad<T: Real, const D: usize>(scale: T) -> T {
@@ -183,11 +192,7 @@ impl<T: Real, const D: usize> Aabb<T, D> {
     /// less than the margin.
     #[must_use]
     pub fn loosened(&self, margin: T) -> Self {
-        let m = if margin > T::zero() {
-            margin
-        } else {
-            T::zero()
-        };
+        let m = margin_or_zero(margin);
         Self {
             min: self.min - SVector::repeat(m),
             max: self.max + SVector::repeat(m),
@@ -318,11 +323,7 @@ impl<T: Real, const D: usize> BoundingBall<T, D> {
     /// The ball grown by `margin` (a negative or NaN margin counts as 0).
     #[must_use]
     pub fn loosened(&self, margin: T) -> Self {
-        let m = if margin > T::zero() {
-            margin
-        } else {
-            T::zero()
-        };
+        let m = margin_or_zero(margin);
         Self {
             center: self.center,
             radius: self.radius + m,

@@ -20,14 +20,29 @@ use crate::{
 };
 use nalgebra::{SMatrix, SVector, Unit};
 
+/// Two boxes and B's motion, in A's frame: A is `[−a, a]`, B is `t + τ·u + rot·[−b, b]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BoxMotion<'a, T: Real, const D: usize> {
+    /// A's half extents.
+    pub a: &'a SVector<T, D>,
+    /// B's half extents.
+    pub b: &'a SVector<T, D>,
+    /// B's rotation in A's frame.
+    pub rot: &'a SMatrix<T, D, D>,
+    /// B's centre at `τ = 0`.
+    pub t: &'a SVector<T, D>,
+    /// B's velocity relative to A.
+    pub u: &'a SVector<T, D>,
+}
+
 /// The cast of box `b` (placed by `rot`, `t` in A's frame, moving by `τ·u`) against box
 /// `a` over `[0, max_toi]`, in A's frame; `None` where the GJK ray cast must decide.
 pub(super) fn box_box<T: Real, const D: usize>(
-    (a, b): (&SVector<T, D>, &SVector<T, D>),
-    (rot, t, u): (&SMatrix<T, D, D>, &SVector<T, D>, &SVector<T, D>),
+    boxes: BoxMotion<'_, T, D>,
     max_toi: T,
     tol: &Tolerances<T>,
 ) -> Option<ShapeCast<T, D>> {
+    let BoxMotion { a, b, rot, t, u } = boxes;
     if !(D == 2 || D == 3) || crate::real::is_fixed::<T>() {
         return None;
     }
@@ -37,7 +52,10 @@ pub(super) fn box_box<T: Real, const D: usize>(
     let mut iv = Intervals::<T, D> {
         enter: -big,
         exit: big,
-        entry: (Kind::First(0), T::one()),
+        entry: Entry {
+            kind: Kind::First(0),
+            sign: T::one(),
+        },
         enter_slack: T::zero(),
         exit_slack: T::zero(),
         apart: false,
@@ -85,7 +103,7 @@ pub(super) fn box_box<T: Real, const D: usize>(
             }
         }
     }
-    iv.answer((a, b), (rot, &cof, t, u), max_toi, tol)
+    iv.answer(boxes, &cof, max_toi, tol)
 }
 
 /// Which axis: a face normal of A (`e_i`), of B (`ν_j`), or the cross `e_i × R_j`.
@@ -96,11 +114,18 @@ enum Kind {
     Edge(usize, usize),
 }
 
+/// An entering axis and its sign (towards B).
+#[derive(Clone, Copy, Debug)]
+struct Entry<T> {
+    kind: Kind,
+    sign: T,
+}
+
 /// The intersection of the axes' overlap intervals so far.
 struct Intervals<T: Real, const D: usize> {
     /// The latest entry, its axis and sign (towards B), and its rounding in time.
     enter: T,
-    entry: (Kind, T),
+    entry: Entry<T>,
     enter_slack: T,
     /// The earliest exit and its rounding in time.
     exit: T,
@@ -137,7 +162,8 @@ impl<T: Real, const D: usize> Intervals<T, D> {
         let dt = len2.sqrt() * (self.band + self.band_u * lo.abs().max(hi.abs())) / cu.abs();
         if enters {
             let s = if c0 < T::zero() { -T::one() } else { T::one() };
-            (self.enter, self.enter_slack, self.entry) = (lo, dt, (kind, s));
+            (self.enter, self.enter_slack) = (lo, dt);
+            self.entry = Entry { kind, sign: s };
         }
         if exits {
             (self.exit, self.exit_slack) = (hi, dt);
@@ -146,7 +172,7 @@ impl<T: Real, const D: usize> Intervals<T, D> {
 
     /// The entering axis, unit, from A to B.
     fn normal(&self, rot: &SMatrix<T, D, D>, cof: &SMatrix<T, D, D>) -> SVector<T, D> {
-        let (kind, s) = self.entry;
+        let Entry { kind, sign: s } = self.entry;
         let mut n = SVector::<T, D>::zeros();
         match kind {
             Kind::First(i) => n[i] = s,
@@ -164,18 +190,17 @@ impl<T: Real, const D: usize> Intervals<T, D> {
         n
     }
 
+    /// The cast the intervals decide: a miss, the hit at the latest entry, or `None`
+    /// (touching at the start, grazing, out of `(0, max_toi]`) for the GJK ray cast.
+    /// `cof`: the cofactors of `boxes.rot`.
     fn answer(
         &self,
-        (a, b): (&SVector<T, D>, &SVector<T, D>),
-        (rot, cof, t, u): (
-            &SMatrix<T, D, D>,
-            &SMatrix<T, D, D>,
-            &SVector<T, D>,
-            &SVector<T, D>,
-        ),
+        boxes: BoxMotion<'_, T, D>,
+        cof: &SMatrix<T, D, D>,
         max_toi: T,
         tol: &Tolerances<T>,
     ) -> Option<ShapeCast<T, D>> {
+        let BoxMotion { a, b, rot, t, u } = boxes;
         let two = T::one() + T::one();
         if !self.apart {
             // Touching or overlapping at the start.

@@ -2,7 +2,7 @@
 //! slab test; Kay & Kajiya 1986). Used for floating point only: fixed-point takes the GJK
 //! ray cast, whose divisions are guarded (docs/casts.md §2).
 
-use crate::{Real, real::sqrt0};
+use crate::{Real, real::sqrt0, shape::Capsule};
 use nalgebra::{Point, SVector, Unit};
 
 /// A closed-form answer: a hit at `toi` (with the outward normal, `None` when the ray
@@ -148,7 +148,7 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
     hit_or_miss(t_out, max_toi, axis(i_out, s), true)
 }
 
-/// The ray `o + t·d` against the capsule of radius `r > 0` around `[p, q]`, for an origin
+/// The ray `o + t·d` against `capsule` (radius `r > 0` around `[p, q]`), for an origin
 /// outside it (`None` otherwise: the GJK ray cast takes it). The capsule lies in the
 /// infinite cylinder of radius `r` around the line `pq`, and a line leaves a convex set
 /// once: the entry into that cylinder (the smaller root of its quadratic) is the hit when
@@ -156,11 +156,12 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
 /// there, can first meet only the end ball on that side. An origin already inside the
 /// cylinder (beyond an end) likewise meets only the end ball on its side.
 pub(crate) fn ray_capsule<T: Real, const D: usize>(
-    (p, q, r): (&Point<T, D>, &Point<T, D>, T),
+    capsule: &Capsule<T, D>,
     o: &Point<T, D>,
     d: &SVector<T, D>,
     max_toi: T,
 ) -> Option<Closed<T, D>> {
+    let (p, q, r) = (&capsule.segment.a, &capsule.segment.b, capsule.radius);
     let (ba, oa) = (q - p, o - p);
     let (baba, baoa) = (ba.norm_squared(), ba.dot(&oa));
     // The origin's distance to the segment decides inside/outside.

@@ -17,7 +17,7 @@ use crate::{
     real::{norm, normalize},
     shape::{Primitive, SupportMap},
 };
-use nalgebra::{Const, SMatrix, SVector, Unit};
+use nalgebra::{Const, SMatrix, SVector};
 
 /// The first time at which shape `b`, moving with `motion_b`, comes within
 /// `options.target_distance` of shape `a`, moving with `motion_a`, in
@@ -73,9 +73,8 @@ where
 {
     tol.validate()?;
     options.validate()?;
-    crate::input::check_pair(a, b)?;
-    let (pose_a, pose_b) = (&motion_a.pose, &motion_b.pose);
-    let (frame_a, rel) = crate::pose::relative(pose_a, pose_b)?;
+    let rel = crate::input::check_posed_pair(&motion_a.pose, a, &motion_b.pose, b)?;
+    let (frame_a, rel) = (rel.frame_a, rel.b_in_a);
     super::check_vector(&motion_a.velocity, "velocity")?;
     super::check_vector(&motion_b.velocity, "velocity")?;
     let placed = place(b, &rel.rot, &rel.t)?;
@@ -85,7 +84,14 @@ where
             Some(Primitive::Cuboid { half_extents: ha }),
             Some(Primitive::Cuboid { half_extents: hb }),
         ) if options.target_distance == T::zero() => {
-            super::boxes::box_box((&ha, &hb), (&rel.rot, &rel.t, &u), options.max_toi, tol)
+            let boxes = super::boxes::BoxMotion {
+                a: &ha,
+                b: &hb,
+                rot: &rel.rot,
+                t: &rel.t,
+                u: &u,
+            };
+            super::boxes::box_box(boxes, options.max_toi, tol)
         }
         _ => None,
     };
@@ -158,9 +164,7 @@ pub(super) fn to_world<T: Real, const D: usize>(
     let shift = velocity_a * h.toi;
     h.point_a = frame_a.transform_point(&h.point_a) + shift;
     h.point_b = frame_a.transform_point(&h.point_b) + shift;
-    h.normal = h
-        .normal
-        .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n)));
+    h.normal = h.normal.map(|n| frame_a.transform_unit(&n));
 }
 
 /// The linear cast in A's frame: `b` placed at time 0 moves by `t·u`.
@@ -204,7 +208,7 @@ where
             })
         }
         End::Reached(r) => {
-            let mut cast = start(a, b, u, &r, options, tol)?;
+            let mut cast = start(a, b, u, &r, margin, options, tol)?;
             cast.iterations += iterations;
             Ok(cast)
         }
@@ -242,11 +246,13 @@ where
 
 /// The shapes are within the target at time 0 (`r` did not advance): a hit at 0 when the
 /// motion brings them closer or they overlap and `stop_at_penetration`; else no hit.
+/// `margin`: the sweep's, the radii plus the target distance.
 fn start<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     u: &SVector<T, D>,
     r: &Reached<T, D>,
+    margin: T,
     options: &CastOptions<T>,
     tol: &Tolerances<T>,
 ) -> Result<ShapeCast<T, D>, QueryError>
@@ -256,7 +262,6 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let margin = a.radius() + b.radius() + options.target_distance;
     let touching = r.upper <= r.band;
     let mut hit = reached_hit(a, b, r, u, margin, CastTermination::StartedWithin);
     hit.upper_bound = (r.upper <= margin).then_some(T::zero());
@@ -318,11 +323,11 @@ where
     let termination = hit.termination;
     let mut steps = 0;
     if options.negative_toi
-        && let Some((back, it, st)) = backwards(a, b, u, margin, tol)?
+        && let Some(back) = backwards(a, b, u, margin, tol)?
     {
-        hit = reached_hit(a, b, &back, u, margin, termination);
-        hit.upper_bound = Some(back.lambda);
-        (iterations, steps) = (iterations + it, st);
+        hit = reached_hit(a, b, &back.reached, u, margin, termination);
+        hit.upper_bound = Some(back.reached.lambda);
+        (iterations, steps) = (iterations + back.iterations, back.steps);
     }
     Ok(Cast {
         safe_toi: hit.toi.min(T::zero()),
@@ -358,6 +363,14 @@ where
     Ok(d.distance > band)
 }
 
+/// [`backwards`]' answer: where the sweep reached the margin, with its support evaluations
+/// and advances.
+struct Backwards<T: Real, const D: usize> {
+    reached: Reached<T, D>,
+    iterations: u32,
+    steps: u32,
+}
+
 /// When they would have reached the margin coming along the motion: the sweep from a
 /// time `−L` at which they are apart (the support plane of `A − B` along `−u` bounds it:
 /// `L = (h(−u) + m‖u‖)/‖u‖²`) forward to 0.
@@ -367,7 +380,7 @@ fn backwards<T, const D: usize, A, B>(
     u: &SVector<T, D>,
     margin: T,
     tol: &Tolerances<T>,
-) -> Result<Option<(Reached<T, D>, u32, u32)>, QueryError>
+) -> Result<Option<Backwards<T, D>>, QueryError>
 where
     T: Real,
     Const<D>: CastDim<T, D>,
@@ -399,7 +412,11 @@ where
     };
     let swept = sweep(a, b, &s, tol, &mut Simplex::new())?;
     Ok(match swept.end {
-        End::Reached(r) => Some((r, swept.iterations, swept.steps)),
+        End::Reached(reached) => Some(Backwards {
+            reached,
+            iterations: swept.iterations,
+            steps: swept.steps,
+        }),
         _ => None,
     })
 }

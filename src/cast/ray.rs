@@ -4,14 +4,14 @@
 use super::{
     Cast, CastTermination, Ray, RayCast, RayHit,
     closed::{self, Closed},
-    sweep::{End, Sweep, sweep},
+    sweep::{End, Sweep, Swept, sweep},
 };
 use crate::{
     QueryError, Real, Tolerances,
     dim::Dim,
     gjk::Simplex,
     real::normalize,
-    shape::{PointShape, Primitive, SupportMap},
+    shape::{Capsule, PointShape, Primitive, Segment, SupportMap},
 };
 use nalgebra::{Const, Isometry, Point, SVector, Unit};
 
@@ -84,10 +84,14 @@ where
         }
         Some(Primitive::Capsule { a, b, radius }) => {
             crate::pose::check(pose)?;
-            let (a, b) = (pose.transform_point(&a), pose.transform_point(&b));
-            if let Some(answer) =
-                closed::ray_capsule((&a, &b, radius), &ray.origin, &ray.dir, max_toi)
-            {
+            let capsule = Capsule {
+                segment: Segment {
+                    a: pose.transform_point(&a),
+                    b: pose.transform_point(&b),
+                },
+                radius,
+            };
+            if let Some(answer) = closed::ray_capsule(&capsule, &ray.origin, &ray.dir, max_toi) {
                 return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
             }
         }
@@ -109,7 +113,7 @@ where
     let frame = crate::pose::Frame::of(pose)?;
     let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - frame.t)));
     let d = frame.inverse_transform_vector(&ray.dir);
-    let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(frame.transform_vector(&n));
+    let to_world = |n: Unit<SVector<T, D>>| frame.transform_unit(&n);
     let mut cast = ray_local(shape, &o, &d, max_toi, solid, tol)?;
     if let Some(h) = cast.hit.as_mut() {
         h.normal = h.normal.map(to_world);
@@ -252,19 +256,20 @@ where
         let t = CastTermination::StartedPenetrating;
         return Ok(hit_cast(T::zero(), inside, None, t, iterations, steps));
     }
-    exit(shape, o, d, max_toi, tol, (iterations, steps))
+    exit(shape, o, d, max_toi, tol, &swept)
 }
 
 /// Where the ray `o + t d`, starting inside `shape`, leaves it: a ray cast back from the
 /// support plane along `d`, `t_max = (h(d) − d·o)/d·d` (every point of the shape has
-/// `d·x ≤ h(d)`), towards `o`.
+/// `d·x ≤ h(d)`), towards `o`. The counts of `inward`, the sweep that found `o` inside, are
+/// added to its own.
 fn exit<T, const D: usize, S>(
     shape: &S,
     o: &Point<T, D>,
     d: &SVector<T, D>,
     max_toi: T,
     tol: &Tolerances<T>,
-    (iterations, steps): (u32, u32),
+    inward: &Swept<T, D>,
 ) -> Result<RayCast<T, D>, QueryError>
 where
     T: Real,
@@ -289,7 +294,8 @@ where
         tol,
         &mut simplex,
     )?;
-    let (iterations, steps) = (iterations + back.iterations, steps + back.steps);
+    let iterations = inward.iterations + back.iterations;
+    let steps = inward.steps + back.steps;
     let End::Reached(r) = back.end else {
         // Rounding lost the shape on the way back: nothing proven beyond the start.
         return Ok(stalled(

@@ -77,21 +77,13 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
-    options.validate()?;
-    if !motion_a.is_valid() || !motion_b.is_valid() {
-        return Err(QueryError::InvalidCast { what: "motion" });
-    }
     let pair = Pair {
         motion_a,
         a,
         motion_b,
         b,
     };
-    if motion_a.is_translation() && motion_b.is_translation() {
-        return pair.linear(options, tol, false);
-    }
-    pair.advance(options, false, tol)
+    pair.cast(options, false, tol)
 }
 
 /// Whether shapes `a` and `b`, following their motions over `t ∈ [0, 1]` (for
@@ -137,21 +129,13 @@ where
         target_distance: margin,
         ..CastOptions::default()
     };
-    tol.validate()?;
-    options.validate()?;
-    if !motion_a.is_valid() || !motion_b.is_valid() {
-        return Err(QueryError::InvalidCast { what: "motion" });
-    }
     let pair = Pair {
         motion_a,
         a,
         motion_b,
         b,
     };
-    if motion_a.is_translation() && motion_b.is_translation() {
-        return pair.linear(&options, tol, true);
-    }
-    pair.advance(&options, true, tol)
+    pair.cast(&options, true, tol)
 }
 
 /// The two shapes and their motions.
@@ -191,6 +175,27 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
+    /// The inputs checked, then the exact linear cast when both motions are translations,
+    /// else conservative advancement; `planner`: [`motion_is_free`]'s reading of a start
+    /// within the margin (a hit whatever the motion).
+    #[inline]
+    fn cast(
+        &self,
+        options: &CastOptions<T>,
+        planner: bool,
+        tol: &Tolerances<T>,
+    ) -> Result<ShapeCast<T, D>, QueryError> {
+        tol.validate()?;
+        options.validate()?;
+        if !self.motion_a.is_valid() || !self.motion_b.is_valid() {
+            return Err(QueryError::InvalidCast { what: "motion" });
+        }
+        if self.motion_a.is_translation() && self.motion_b.is_translation() {
+            return self.linear(options, tol, planner);
+        }
+        self.advance(options, planner, tol)
+    }
+
     /// Both motions are translations: the exact linear cast (a planner's start within the
     /// margin is a hit whatever the motion).
     fn linear(

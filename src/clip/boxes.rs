@@ -24,6 +24,13 @@ pub(crate) struct BoxAxis<T: Real, const D: usize> {
     pub edge: bool,
 }
 
+/// An axis of [`sat`] and the boxes' separation `s(n)` along it.
+#[derive(Clone, Copy, Debug)]
+struct Candidate<T: Real, const D: usize> {
+    separation: T,
+    n: SVector<T, D>,
+}
+
 /// The separating-axis test of the boxes `[−a, a]` and `t + R·[−b, b]`. Face axes win
 /// ties with edge axes within `slack` (they give the face contacts exactly).
 pub(crate) fn sat<T: Real, const D: usize>(
@@ -35,15 +42,16 @@ pub(crate) fn sat<T: Real, const D: usize>(
 ) -> Option<BoxAxis<T, D>> {
     let abs = rot.abs();
     let tb = rot.tr_mul(t);
-    let mut best: Option<(T, SVector<T, D>)> = None;
+    let mut best: Option<Candidate<T, D>> = None;
+    /// `n` at separation `s` replaces `best` if it separates more by over `margin`.
     fn better<T: Real, const D: usize>(
-        best: &mut Option<(T, SVector<T, D>)>,
+        best: &mut Option<Candidate<T, D>>,
         s: T,
         n: SVector<T, D>,
         margin: T,
     ) {
-        if best.is_none_or(|(b, _)| s > b + margin) {
-            *best = Some((s, n));
+        if best.is_none_or(|b| s > b.separation + margin) {
+            *best = Some(Candidate { separation: s, n });
         }
     }
     // A's faces: n = ±e_i.
@@ -86,11 +94,11 @@ pub(crate) fn sat<T: Real, const D: usize>(
             }
         }
     }
-    let (separation, mut n) = best?;
+    let Candidate { separation, mut n } = best?;
     if n.dot(t) < T::zero() {
         n = -n;
     }
-    let edge = faces.is_none_or(|(s, _)| separation != s);
+    let edge = faces.is_none_or(|f| separation != f.separation);
     let normal = Unit::new_unchecked(n);
     let witness = if edge {
         edge_witness(a, b, rot, t, &n)

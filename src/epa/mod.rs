@@ -178,27 +178,11 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    penetration_unchecked(a, b, simplex, tol, workspace)
-}
-
-/// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]).
-pub(crate) fn penetration_unchecked<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    simplex: &Simplex<T, D>,
-    tol: &Tolerances<T>,
-    workspace: &mut Workspace<T, D>,
-) -> Result<Penetration<T, D>, QueryError>
-where
-    T: Real,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
     penetration_observed(a, b, simplex, tol, workspace, &mut ())
 }
 
-/// [`penetration_unchecked`] reporting to `obs` ([`crate::trace`]).
+/// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]),
+/// reporting to `obs` ([`crate::trace`]; nothing for `()`).
 pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
     a: &A,
     b: &B,
@@ -279,8 +263,17 @@ pub(crate) fn coords<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> T {
     })
 }
 
+/// [`around_origin`]'s measures of a simplex around the origin.
+#[derive(Clone, Copy, Debug)]
+struct Enclosure<T> {
+    /// The origin's smallest barycentric coordinate (below 0: outside).
+    min_barycentric: T,
+    /// The volume measure `|det(yᵢ − y₀)|`.
+    volume: T,
+}
+
 /// The barycentric coordinates' minimum and the volume measure `|det(yᵢ − y₀)|` of the
-/// simplex `pts[idx]` (`D + 1` points) around the origin; `None` when it is flat — no
+/// simplex `pts[idx]` (`D + 1` points) around the origin ([`Enclosure`]); `None` when it is flat — no
 /// thicker than `thick`, the rounding of its vertices (its volume below
 /// `thick · Π‖yᵢ − y₀‖ / max‖yᵢ − y₀‖`; fixed-point made identical capsules' segment
 /// difference a sliver) — or the origin is far outside.
@@ -288,7 +281,7 @@ fn around_origin<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     idx: &[usize],
     thick: T,
-) -> Option<(T, T)> {
+) -> Option<Enclosure<T>> {
     let y0 = pts[idx[0]].w;
     let mut m = nalgebra::SMatrix::<T, D, D>::zeros();
     let (mut edges, mut longest) = (T::one(), T::zero());
@@ -299,12 +292,16 @@ fn around_origin<T: Real, const D: usize>(
         longest = longest.max(len);
         m.set_column(c, &e);
     }
-    let (mu, det) = crate::linalg::solve_pivoted(m, -y0)?;
+    let solved = crate::linalg::solve_pivoted(m, -y0)?;
+    let (mu, det) = (solved.x, solved.abs_det);
     if !(longest > T::zero()) || det * longest <= thick * edges {
         return None;
     }
     let rest = T::one() - mu.sum();
-    Some((mu.min().min(rest), det))
+    Some(Enclosure {
+        min_barycentric: mu.min().min(rest),
+        volume: det,
+    })
 }
 
 /// What EPA starts from: `D + 1` support points around the origin (first in `pts`), or
@@ -341,9 +338,9 @@ where
     let inside = |m: T| m >= -r.barycentric(D);
     if pts.len() == D + 1 {
         let all: [usize; crate::MAX_DIM + 1] = core::array::from_fn(|i| i);
-        if let Some((m, det)) = around_origin(pts, &all[..D + 1], r.flat(coords(pts), D))
-            && inside(m)
-            && det > T::zero()
+        if let Some(e) = around_origin(pts, &all[..D + 1], r.flat(coords(pts), D))
+            && inside(e.min_barycentric)
+            && e.volume > T::zero()
         {
             return Ok(Seed::Simplex { iterations: 0 });
         }
@@ -439,7 +436,8 @@ where
         let band = r.residual(coords(&pts[..k]), D);
         let y0 = pts[0].w;
         let m = nalgebra::SMatrix::<T, D, D>::from_fn(|r, c| pts[c + 1].w[r] - y0[r]);
-        let Some((mu, _)) = crate::linalg::solve_pivoted(m, -y0) else {
+        let Some(crate::linalg::Solution { x: mu, .. }) = crate::linalg::solve_pivoted(m, -y0)
+        else {
             break;
         };
         let (mut j, mut lj) = (0, T::one() - mu.sum());
@@ -508,11 +506,11 @@ fn largest_simplex<T: Real, const D: usize>(
     let r = Rounding::of(tol);
     let thick = r.flat(coords(pts), D);
     loop {
-        if let Some((m, det)) = around_origin(pts, &idx[..k], thick)
-            && (!around || m >= -r.barycentric(D))
-            && det > best.as_ref().map_or(T::zero(), |b| b.1)
+        if let Some(e) = around_origin(pts, &idx[..k], thick)
+            && (!around || e.min_barycentric >= -r.barycentric(D))
+            && e.volume > best.as_ref().map_or(T::zero(), |b| b.1)
         {
-            best = Some((idx, det));
+            best = Some((idx, e.volume));
         }
         // Next combination in lexicographic order.
         let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {

@@ -26,8 +26,8 @@ pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use project::project;
 pub(crate) use run::{
-    Mode, Outcome, Run, check_range, common_point, coordinate_limit, plane_min, support_limit,
-    uses_johnson,
+    Mode, Outcome, PlaneBound, Run, check_range, common_point, coordinate_limit, plane_min,
+    support_limit, uses_johnson,
 };
 pub(crate) use volumes::closest as closest_of_simplex;
 
@@ -164,27 +164,12 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    distance_unchecked(a, b, tol, simplex)
-}
-
-/// [`distance`] on shapes the caller has checked ([`crate::input::check_pair`]).
-pub(crate) fn distance_unchecked<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    tol: &Tolerances<T>,
-    simplex: &mut Simplex<T, D>,
-) -> Result<Distance<T, D>, QueryError>
-where
-    T: Real,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
     distance_observed(a, b, tol, simplex, &mut ())
 }
 
-/// [`distance_unchecked`] reporting to `obs` ([`crate::trace`]); with `()` it is
-/// [`distance_unchecked`] (`()` is not [`Observer::ACTIVE`]: no hook is compiled in).
+/// [`distance`] on shapes the caller has checked ([`crate::input::check_pair`]),
+/// reporting to `obs` ([`crate::trace`]); the untraced queries pass `&mut ()`, which is not
+/// [`Observer::ACTIVE`]: no hook is compiled in.
 #[inline]
 pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
     a: &A,
@@ -206,9 +191,9 @@ where
     Ok(out.rounded(a.radius(), margin))
 }
 
-/// [`distance_unchecked`], stopped early (termination [`Termination::SeparatingAxis`],
+/// [`distance_observed`] (untraced), stopped early (termination [`Termination::SeparatingAxis`],
 /// the distance then only an upper bound) once a separating plane proves the distance
-/// beyond `margin`; otherwise the same run, so the same answer, as [`distance_unchecked`].
+/// beyond `margin`; otherwise the same run, so the same answer, as [`distance_observed`].
 pub(crate) fn distance_within_unchecked<T, const D: usize, A, B>(
     a: &A,
     b: &B,
@@ -260,26 +245,11 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    intersects_unchecked(a, b, tol, simplex)
-}
-
-/// [`intersects`] on shapes the caller has checked ([`crate::input::check_pair`]).
-pub(crate) fn intersects_unchecked<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
-    tol: &Tolerances<T>,
-    simplex: &mut Simplex<T, D>,
-) -> Result<Intersection<T, D>, QueryError>
-where
-    T: Real,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
     intersects_observed(a, b, tol, simplex, &mut ())
 }
 
-/// [`intersects_unchecked`] reporting to `obs` ([`crate::trace`]), as [`distance_observed`].
+/// [`intersects`] on shapes the caller has checked, reporting to `obs`, as
+/// [`distance_observed`].
 #[inline]
 pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
     a: &A,

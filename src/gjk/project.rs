@@ -6,6 +6,15 @@ use super::{johnson::Johnson, simplex::Closest, simplex::SupportPoint};
 use crate::{Real, dim::Dim, trace::Solver};
 use nalgebra::{Const, Point, SVector};
 
+/// [`project`]'s answer: the projected point and the search direction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Projected<T: Real, const D: usize> {
+    /// The origin's projection onto the affine hull, accurate to `ε·‖y‖`.
+    pub v: SVector<T, D>,
+    /// `v` projected once more: its direction accurate to `ε` along the hull.
+    pub dir: SVector<T, D>,
+}
+
 /// The orthogonal projection `v` of the origin onto the affine hull of the vertices in
 /// `set`, and its barycentric coordinates (into `lambda`), by classical Gram–Schmidt on
 /// the edges `eⱼ = yⱼ − y_k` without normalisation:
@@ -25,7 +34,7 @@ pub(crate) fn project<T: Real, const D: usize>(
     set: u8,
     k: usize,
     lambda: &mut <Const<D> as Dim>::Slots<T>,
-) -> Option<(SVector<T, D>, SVector<T, D>)>
+) -> Option<Projected<T, D>>
 where
     Const<D>: Dim,
 {
@@ -112,11 +121,11 @@ where
             }
         }
     }
-    let (v, dir) = match (again, crate::real::is_fixed::<T>()) {
-        (false, false) => (v, v),
-        (false, true) => (v / s, v),
-        (true, true) => (v / s, dir),
-        (true, false) => (dir / u, dir),
+    let projected = match (again, crate::real::is_fixed::<T>()) {
+        (false, false) => Projected { v, dir: v },
+        (false, true) => Projected { v: v / s, dir: v },
+        (true, true) => Projected { v: v / s, dir },
+        (true, false) => Projected { v: dir / u, dir },
     };
     // Back substitution of R μ = −c (R unit upper triangular).
     let mut mu = <Const<D> as Dim>::slots(T::zero());
@@ -135,7 +144,7 @@ where
     for i in 0..m {
         lambda[idx[i]] = mu[i];
     }
-    Some((v, dir))
+    Some(projected)
 }
 
 /// The closest point of `aff(set)` to the origin and its witnesses, if it lies in the
@@ -174,8 +183,8 @@ where
         project(pts, set, k, &mut slots)
     };
     let lambda = slots.as_mut();
-    let (v, dir) = match (projected, johnson) {
-        (Some(vd), _) => vd,
+    let Projected { v, dir } = match (projected, johnson) {
+        (Some(p), _) => p,
         (None, None) => return None,
         (None, Some(j)) => {
             let det = j.row(set);
@@ -197,7 +206,7 @@ where
                 }
             }
             let v = j.base + dv;
-            (v, v)
+            Projected { v, dir: v }
         }
     };
     let mut total = T::zero();

@@ -395,13 +395,22 @@ where
         r: &Rounding<T>,
         out: &mut Outcome<T, D>,
     ) -> Result<(), QueryError> {
-        if let Some((low, coords)) = plane_min(self.a, self.b, dir)? {
-            out.coords = out.coords.max(coords);
+        if let Some(p) = plane_min(self.a, self.b, dir)? {
+            out.coords = out.coords.max(p.coords);
             out.band = r.band(out.coords);
-            out.lower = out.lower.max(low);
+            out.lower = out.lower.max(p.lower);
         }
         Ok(())
     }
+}
+
+/// [`plane_min`]'s bound and the magnitude it was computed at.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlaneBound<T> {
+    /// `d̂·w`: every signed distance of the cores is at least it.
+    pub lower: T,
+    /// The largest coordinate of the two support points (for the rounding band).
+    pub coords: T,
 }
 
 /// The plane bound of `A − B` along `dir`, unclamped: `d̂·w` for `w = s_A(−d̂) − s_B(d̂)`
@@ -414,7 +423,7 @@ pub(crate) fn plane_min<T, const D: usize, A, B>(
     a: &A,
     b: &B,
     dir: &SVector<T, D>,
-) -> Result<Option<(T, T)>, QueryError>
+) -> Result<Option<PlaneBound<T>>, QueryError>
 where
     T: Real,
     Const<D>: Dim,
@@ -428,7 +437,10 @@ where
     let sp = SupportPoint::new(a.core_support(&-u), b.core_support(&u));
     check_range(&sp, coordinate_limit::<T, D>())?;
     let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
-    Ok(Some((u.dot(&sp.w), coords)))
+    Ok(Some(PlaneBound {
+        lower: u.dot(&sp.w),
+        coords,
+    }))
 }
 
 /// The separating-plane lower bound `v·w / ‖v‖` (van den Bergen 1999 §4.1: `A − B` lies in

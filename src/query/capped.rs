@@ -28,9 +28,9 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     // `plane_min` along `−n`: A's core support along `n`, B's along `−n`, their gap.
-    if let Some((core_gap, coords)) = gjk::plane_min(a, placed, &-c.normal.into_inner())? {
-        let gap = core_gap - a.radius() - placed.radius();
-        let band = Rounding::of(tol).band(coords);
+    if let Some(core) = gjk::plane_min(a, placed, &-c.normal.into_inner())? {
+        let gap = core.lower - a.radius() - placed.radius();
+        let band = Rounding::of(tol).band(core.coords);
         c.lower_bound = c.lower_bound.min(gap - band);
     }
     Ok(())

@@ -5,7 +5,7 @@ use crate::{
     QueryError, Real, Termination, Tolerances,
     epa::{self, ContactDim, Workspace},
     gjk::{Cache, Mode, Run, Simplex},
-    pose::{PoseRotation, relative},
+    pose::PoseRotation,
     real::normalize,
     shape::SupportMap,
     trace::Observer,
@@ -97,16 +97,16 @@ where
             tol,
         } = *self;
         tol.validate()?;
-        crate::input::check_pair(a, b)?;
-        let (frame_a, rel) = relative(pose_a, pose_b)?;
-        let c = contact_local(a, &Placed::new(b, &rel), tol, workspace, cache, obs)?;
+        let rel = crate::input::check_posed_pair(pose_a, a, pose_b, b)?;
+        let c = contact_local(a, &Placed::new(b, &rel.b_in_a), tol, workspace, cache, obs)?;
         let band = pose_band(pose_a, pose_b, tol);
+        let frame_a = &rel.frame_a;
         Ok(Contact {
             lower_bound: c.lower_bound - band,
             upper_bound: c.upper_bound + band,
             point_a: frame_a.transform_point(&c.point_a),
             point_b: frame_a.transform_point(&c.point_b),
-            normal: Unit::new_unchecked(frame_a.transform_vector(&c.normal)),
+            normal: frame_a.transform_unit(&c.normal),
             ..c
         })
     }

@@ -6,13 +6,14 @@ use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
     gjk::{self, Cache, Distance, Intersection, Simplex},
-    pose::{Frame, PoseRotation, relative},
+    pose::PoseRotation,
     shape::SupportMap,
     tolerance::range,
+    trace::Observer,
 };
-use nalgebra::{Const, Isometry, Unit};
+use nalgebra::{Const, Isometry};
 
-use super::{Placed, PosedPair, pose_band, to_world};
+use super::{InFrameA, Placed, PosedPair, intersection_to_world, pose_band, to_world};
 
 /// The queries on shapes with support maps, any dimension.
 impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
@@ -55,7 +56,7 @@ where
         {
             return Ok(hit);
         }
-        Ok(self.intersection_in(None)?.1.intersects)
+        Ok(self.intersection_local(None, &mut ())?.local.intersects)
     }
 
     /// [`intersects_with_cache`] of this pair.
@@ -64,7 +65,10 @@ where
     /// As [`intersects_with_cache`].
     #[inline]
     pub fn intersects_with_cache(&self, cache: &mut Cache<T, D>) -> Result<bool, QueryError> {
-        Ok(self.intersection_in(Some(cache))?.1.intersects)
+        Ok(self
+            .intersection_local(Some(cache), &mut ())?
+            .local
+            .intersects)
     }
 
     /// [`intersection`] of this pair.
@@ -73,7 +77,7 @@ where
     /// As [`intersection`].
     #[inline]
     pub fn intersection(&self) -> Result<Intersection<T, D>, QueryError> {
-        self.intersection_world(None)
+        self.intersection_world(None, &mut ())
     }
 
     /// [`intersection_with_cache`] of this pair.
@@ -85,7 +89,7 @@ where
         &self,
         cache: &mut Cache<T, D>,
     ) -> Result<Intersection<T, D>, QueryError> {
-        self.intersection_world(Some(cache))
+        self.intersection_world(Some(cache), &mut ())
     }
 
     /// [`distance_within`] of this pair.
@@ -119,54 +123,69 @@ where
         {
             return Ok(d);
         }
-        let (frame_a, d) = self.posed(cache, |a, b, s| gjk::distance_unchecked(a, b, tol, s))?;
-        Ok(to_world(&frame_a, d, pose_band(pose_a, pose_b, tol)))
+        self.distance_gjk(cache, &mut ())
     }
 
-    /// GJK's intersection test in A's frame, with an optional warm start.
+    /// GJK's distance without the pair fast paths, reporting to `obs`, in the world frame.
     #[inline]
-    fn intersection_in(
+    pub(super) fn distance_gjk<O: Observer<T, D>>(
         &self,
         cache: Option<&mut Cache<T, D>>,
-    ) -> Result<(Frame<T, D>, Intersection<T, D>), QueryError> {
+        obs: &mut O,
+    ) -> Result<Distance<T, D>, QueryError> {
         let tol = self.tol;
-        self.posed(cache, |a, b, s| gjk::intersects_unchecked(a, b, tol, s))
+        let d = self.posed(cache, |a, b, s| gjk::distance_observed(a, b, tol, s, obs))?;
+        Ok(to_world(
+            &d.frame_a,
+            d.local,
+            pose_band(self.pose_a, self.pose_b, tol),
+        ))
     }
 
-    /// [`Self::intersection_in`] with the axis in the world frame.
+    /// GJK's intersection test in A's frame, with an optional warm start, reporting to
+    /// `obs`.
     #[inline]
-    fn intersection_world(
+    fn intersection_local<O: Observer<T, D>>(
         &self,
         cache: Option<&mut Cache<T, D>>,
+        obs: &mut O,
+    ) -> Result<InFrameA<T, D, Intersection<T, D>>, QueryError> {
+        let tol = self.tol;
+        self.posed(cache, |a, b, s| gjk::intersects_observed(a, b, tol, s, obs))
+    }
+
+    /// [`Self::intersection_local`] with the axis in the world frame.
+    #[inline]
+    pub(super) fn intersection_world<O: Observer<T, D>>(
+        &self,
+        cache: Option<&mut Cache<T, D>>,
+        obs: &mut O,
     ) -> Result<Intersection<T, D>, QueryError> {
-        let (frame_a, hit) = self.intersection_in(cache)?;
-        Ok(Intersection {
-            axis: hit
-                .axis
-                .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n))),
-            ..hit
-        })
+        let hit = self.intersection_local(cache, obs)?;
+        Ok(intersection_to_world(&hit.frame_a, hit.local))
     }
 
     /// Runs a GJK query `run` in A's frame (B placed by the relative pose), warm-started
     /// from `cache` and storing the final simplex back into it when one is given; returns
-    /// A's frame with the answer.
+    /// the answer with A's frame.
     #[inline]
-    pub(super) fn posed<O>(
+    fn posed<O>(
         &self,
         cache: Option<&mut Cache<T, D>>,
         run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
-    ) -> Result<(Frame<T, D>, O), QueryError> {
+    ) -> Result<InFrameA<T, D, O>, QueryError> {
         let (a, b) = (self.a, self.b);
-        crate::input::check_pair(a, b)?;
-        let (frame_a, rel) = relative(self.pose_a, self.pose_b)?;
-        let placed = Placed::new(b, &rel);
+        let rel = crate::input::check_posed_pair(self.pose_a, a, self.pose_b, b)?;
+        let placed = Placed::new(b, &rel.b_in_a);
         let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-        let out = run(a, &placed, &mut simplex)?;
+        let local = run(a, &placed, &mut simplex)?;
         if let Some(c) = cache {
             c.store(&simplex);
         }
-        Ok((frame_a, out))
+        Ok(InFrameA {
+            frame_a: rel.frame_a,
+            local,
+        })
     }
 
     /// [`distance_within`] with an optional warm start. The pair fast paths answer first
@@ -197,10 +216,10 @@ where
             return Ok(Proximity::of(d, margin));
         }
         let band = pose_band(pose_a, pose_b, tol);
-        let (frame_a, d) = self.posed(cache, |a, b, s| {
+        let d = self.posed(cache, |a, b, s| {
             gjk::distance_within_unchecked(a, b, margin + band, tol, s)
         })?;
-        Ok(Proximity::of(to_world(&frame_a, d, band), margin))
+        Ok(Proximity::of(to_world(&d.frame_a, d.local, band), margin))
     }
 }
 

@@ -6,7 +6,7 @@ use crate::{
     clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     epa::ContactDim,
     linalg::Witnesses,
-    pose::{Frame, PoseRotation, relative},
+    pose::{Frame, PoseRotation},
     tolerance::{allowance, ulps},
 };
 use nalgebra::{Const, Isometry, SVector};
@@ -56,8 +56,8 @@ where
                 field: "prediction",
             });
         }
-        crate::input::check_pair(a, b)?;
-        let (frame_a, rel) = relative(pose_a, pose_b)?;
+        let rel = crate::input::check_posed_pair(pose_a, a, pose_b, b)?;
+        let (frame_a, rel) = (rel.frame_a, rel.b_in_a);
         let mut m = Manifold::empty(crate::linalg::any_axis());
         let boxes = match (a.half_extents(), b.half_extents()) {
             (Some(ha), Some(hb)) => {

@@ -142,6 +142,25 @@ pub(crate) fn pose_band<T: Real, R: PoseRotation<T, D>, const D: usize>(
     tol.gjk_touching * (amax(&pose_a.translation.vector) + amax(&pose_b.translation.vector))
 }
 
+/// An answer computed in A's local frame, with that frame to map it to the world.
+struct InFrameA<T: Real, const D: usize, O> {
+    /// A's frame: local to world.
+    frame_a: Frame<T, D>,
+    /// The answer, in A's frame.
+    local: O,
+}
+
+/// Maps an intersection test's separating axis from A's frame to the world frame.
+fn intersection_to_world<T: Real, const D: usize>(
+    frame_a: &Frame<T, D>,
+    hit: Intersection<T, D>,
+) -> Intersection<T, D> {
+    Intersection {
+        axis: hit.axis.map(|n| frame_a.transform_unit(&n)),
+        ..hit
+    }
+}
+
 /// Maps a distance computed in A's frame to the world frame, its bounds widened by the
 /// poses' rounding `band`.
 fn to_world<T: Real, const D: usize>(
@@ -154,9 +173,7 @@ fn to_world<T: Real, const D: usize>(
         upper_bound: d.upper_bound + band,
         point_a: frame_a.transform_point(&d.point_a),
         point_b: frame_a.transform_point(&d.point_b),
-        normal: d
-            .normal
-            .map(|n| nalgebra::Unit::new_unchecked(frame_a.transform_vector(&n))),
+        normal: d.normal.map(|n| frame_a.transform_unit(&n)),
         ..d
     }
 }

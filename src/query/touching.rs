@@ -48,7 +48,7 @@ where
         let Some(n) = normalize(&-*dir) else {
             continue;
         };
-        let Some((low, coords)) = gjk::plane_min(a, placed, dir)? else {
+        let Some(gjk::PlaneBound { lower: low, coords }) = gjk::plane_min(a, placed, dir)? else {
             continue;
         };
         let band = core

@@ -4,17 +4,17 @@
 //! of [`distance_with_cache`](super::distance_with_cache) with a fresh cache, bit for bit
 //! (and of [`distance`](super::distance) on pairs without a closed form).
 
-use super::{Contact, PosedPair, pose_band, to_world};
+use super::{Contact, PosedPair};
 use crate::{
     QueryError, Real, Tolerances,
     dim::Dim,
     epa::ContactDim,
-    gjk::{self, Distance, Intersection},
+    gjk::{Distance, Intersection},
     pose::PoseRotation,
     shape::SupportMap,
     trace::Observer,
 };
-use nalgebra::{Const, Isometry, Unit};
+use nalgebra::{Const, Isometry};
 
 /// The traced queries on shapes with support maps, any dimension.
 impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
@@ -33,14 +33,7 @@ where
         &self,
         trace: &mut O,
     ) -> Result<Distance<T, D>, QueryError> {
-        let tol = self.tol;
-        let (frame_a, d) =
-            self.posed(None, |a, b, s| gjk::distance_observed(a, b, tol, s, trace))?;
-        Ok(to_world(
-            &frame_a,
-            d,
-            pose_band(self.pose_a, self.pose_b, tol),
-        ))
+        self.distance_gjk(None, trace)
     }
 
     /// [`intersection_traced`] of this pair.
@@ -51,16 +44,7 @@ where
         &self,
         trace: &mut O,
     ) -> Result<Intersection<T, D>, QueryError> {
-        let tol = self.tol;
-        let (frame_a, hit) = self.posed(None, |a, b, s| {
-            gjk::intersects_observed(a, b, tol, s, trace)
-        })?;
-        Ok(Intersection {
-            axis: hit
-                .axis
-                .map(|n| Unit::new_unchecked(frame_a.transform_vector(&n))),
-            ..hit
-        })
+        self.intersection_world(None, trace)
     }
 }
 

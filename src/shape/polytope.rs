@@ -168,7 +168,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
                 pts.push(to_f64(p).ok_or(ShapeError::NonFinite { index: i })?);
             }
             match hull_of::<T>(&hull::Cloud::new(pts, D), D) {
-                Ok((mesh, tol)) => out.install(mesh, &tol),
+                Ok(h) => out.install(h.mesh, &h.tol),
                 Err(Degenerate::Failed) => return Err(ShapeError::HullFailed),
                 Err(_) => {} // flat: no faces, brute-force support (exact)
             }
@@ -283,9 +283,9 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             .faces
             .into_iter()
             .enumerate()
-            .map(|(id, (v, n))| Face {
-                normal: Unit::new_unchecked(SVector::from_fn(|k, _| lit(n[k]))),
-                vertices: v.into_boxed_slice(),
+            .map(|(id, f)| Face {
+                normal: Unit::new_unchecked(SVector::from_fn(|k, _| lit(f.normal[k]))),
+                vertices: f.ring.into_boxed_slice(),
                 id,
             })
             .collect();
@@ -329,7 +329,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             // Unit vectors: always convertible; a failure keeps the scan (exact, slower).
             let pts: Option<Vec<[f64; 3]>> = normals.iter().map(to_f64).collect();
             let hull = pts.map(|pts| hull_of::<T>(&hull::Cloud::new(pts, D), D));
-            if let Some(Ok((m, t))) = hull {
+            if let Some(Ok(hull::Hull { mesh: m, tol: t })) = hull {
                 self.face_climb = Some(FaceClimb {
                     climb: Climb::new(&normals, m.nodes, m.corner, m.offsets, m.nbrs, &t)
                         .with_seeds(),
@@ -342,7 +342,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
 
 /// The hull of `cloud` (D = 2 or 3), with the tolerances documented at
 /// [`Polytope::faces`] (returned in the input's units).
-fn hull_of<T: Real>(cloud: &hull::Cloud, d: usize) -> Result<(HullMesh, Tol), Degenerate> {
+fn hull_of<T: Real>(cloud: &hull::Cloud, d: usize) -> Result<hull::Hull, Degenerate> {
     let tol = tolerances::<T>(d, cloud.size, cloud.abs, cloud.unit);
     cloud.hull(d, &tol)
 }

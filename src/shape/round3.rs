@@ -18,10 +18,23 @@ pub(crate) fn radial<T: Real>(d: &Vector3<T>) -> Option<Vector2<T>> {
     normalize(&Vector2::new(d.x, d.z)).map(Unit::into_inner)
 }
 
-/// `(r·dx/σ, r·dz/σ)` ([`radial`]), or `None` when the direction is along y.
+/// The rim point `(x, z) = (r·dx/σ, r·dz/σ)` ([`radial`]), or `None` when the direction is
+/// along y.
 #[inline]
-fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<(T, T)> {
-    radial(d).map(|u| (r * u.x, r * u.y))
+fn rim<T: Real>(d: &Vector3<T>, r: T) -> Option<Vector2<T>> {
+    radial(d).map(|u| Vector2::new(r * u.x, r * u.y))
+}
+
+/// The parameters of a shape of revolution checked: each finite and `≥ 0` (errors name
+/// the first that is not).
+fn check_revolution<T: Real>(half_height: T, radius: T) -> Result<(), ShapeError> {
+    check_nonneg(half_height, "half-height")?;
+    check_nonneg(radius, "radius").map(|_| ())
+}
+
+/// A shape of revolution's largest coordinate in its frame: the larger parameter.
+fn revolution_extent<T: Real>(half_height: T, radius: T) -> f64 {
+    f64_of(half_height).max(f64_of(radius))
 }
 
 /// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
@@ -56,9 +69,10 @@ impl<T: Real> Cone<T> {
     /// # Errors
     /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
     pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        check_revolution(half_height, radius)?;
         Ok(Self {
-            half_height: check_nonneg(half_height, "half-height")?,
-            radius: check_nonneg(radius, "radius")?,
+            half_height,
+            radius,
         })
     }
 }
@@ -75,7 +89,7 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
             return Point3::new(T::zero(), h, T::zero());
         }
         match rim(d, r) {
-            Some((x, z)) => Point3::new(x, -h, z),
+            Some(xz) => Point3::new(xz.x, -h, xz.y),
             None => Point3::new(T::zero(), -h, T::zero()),
         }
     }
@@ -85,11 +99,10 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
     }
     #[inline]
     fn validate(&self) -> Result<(), ShapeError> {
-        check_nonneg(self.half_height, "half-height")?;
-        check_nonneg(self.radius, "radius").map(|_| ())
+        check_revolution(self.half_height, self.radius)
     }
     fn extent(&self) -> f64 {
-        f64_of(self.half_height).max(f64_of(self.radius))
+        revolution_extent(self.half_height, self.radius)
     }
 }
 
@@ -126,9 +139,10 @@ impl<T: Real> Cylinder<T> {
     /// # Errors
     /// [`ShapeError::Negative`] naming the negative or non-finite parameter.
     pub fn try_new(half_height: T, radius: T) -> Result<Self, ShapeError> {
+        check_revolution(half_height, radius)?;
         Ok(Self {
-            half_height: check_nonneg(half_height, "half-height")?,
-            radius: check_nonneg(radius, "radius")?,
+            half_height,
+            radius,
         })
     }
 }
@@ -142,7 +156,7 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
             self.half_height
         };
         match rim(d, self.radius) {
-            Some((x, z)) => Point3::new(x, y, z),
+            Some(xz) => Point3::new(xz.x, y, xz.y),
             None => Point3::new(T::zero(), y, T::zero()),
         }
     }
@@ -152,10 +166,9 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
     }
     #[inline]
     fn validate(&self) -> Result<(), ShapeError> {
-        check_nonneg(self.half_height, "half-height")?;
-        check_nonneg(self.radius, "radius").map(|_| ())
+        check_revolution(self.half_height, self.radius)
     }
     fn extent(&self) -> f64 {
-        f64_of(self.half_height).max(f64_of(self.radius))
+        revolution_extent(self.half_height, self.radius)
     }
 }

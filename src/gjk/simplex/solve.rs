@@ -317,7 +317,7 @@ where
         for (col, i) in others().enumerate() {
             m.set_column(col, &(pts[i].w - y_n));
         }
-        let (mu, _) = crate::linalg::solve_pivoted(m, -y_n)?;
+        let mu = crate::linalg::solve_pivoted(m, -y_n)?.x;
         let mut sum = T::zero();
         let (mut dv, mut a, mut b) = (
             SVector::<T, D>::zeros(),

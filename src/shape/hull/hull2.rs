@@ -1,7 +1,8 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullMesh, LOST, Tol, V3, csr, dot, len, segment_distance2, sub, unique,
+    Csr, Degenerate, HullFace, HullMesh, LOST, Link, Tol, V3, csr, dot, len, segment_distance2,
+    sub, unique,
 };
 use alloc::vec::Vec;
 // f64 math without `std`: libm, through num-traits.
@@ -74,7 +75,7 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     }
     let n = h.len();
     let mut faces = Vec::with_capacity(n);
-    let mut links: Vec<(u32, u32)> = Vec::with_capacity(2 * n);
+    let mut links: Vec<Link> = Vec::with_capacity(2 * n);
     for i in 0..n {
         let (a, b) = (h[i], h[(i + 1) % n]);
         let e = sub(p[b as usize], p[a as usize]);
@@ -82,8 +83,11 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         if !(l > 0.0) {
             return Err(Degenerate::Failed);
         }
-        faces.push((vec![a as usize, b as usize], [e[1] / l, -e[0] / l, 0.0]));
-        links.push((a, b));
+        faces.push(HullFace {
+            ring: vec![a as usize, b as usize],
+            normal: [e[1] / l, -e[0] / l, 0.0],
+        });
+        links.push(Link { a, b });
     }
     // Points near the boundary join the graph, linked to their nearest edge's endpoints.
     // The edge crossed by the ray from an interior point through `x` (a binary search by
@@ -97,13 +101,13 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
             continue;
         }
         let x = p[q as usize];
-        let plane = |k: usize| dot(faces[k].1, sub(x, p[faces[k].0[0]]));
+        let plane = |k: usize| dot(faces[k].normal, sub(x, p[faces[k].ring[0]]));
         let crossed = fan.edge(x);
         // Outside the polygon exactly when in front of the edge the ray crosses.
         if plane(crossed) > LOST * t {
             return Err(Degenerate::Failed);
         }
-        let seg = |k: usize| segment_distance2(p[faces[k].0[0]], p[faces[k].0[1]], x);
+        let seg = |k: usize| segment_distance2(p[faces[k].ring[0]], p[faces[k].ring[1]], x);
         let (mut k, mut best) = (crossed, seg(crossed));
         loop {
             let (prev, next) = ((k + n - 1) % n, (k + 1) % n);
@@ -118,8 +122,14 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
         }
         if plane(k).max(plane(crossed)) >= -tol.margin {
             nodes.push(q);
-            links.push((q, faces[k].0[0] as u32));
-            links.push((q, faces[k].0[1] as u32));
+            links.push(Link {
+                a: q,
+                b: faces[k].ring[0] as u32,
+            });
+            links.push(Link {
+                a: q,
+                b: faces[k].ring[1] as u32,
+            });
         }
     }
     nodes.sort_unstable();
@@ -211,8 +221,8 @@ mod tests {
         ];
         let h = hull2(&p, &TOL).unwrap();
         assert_eq!(h.faces.len(), 4);
-        assert_eq!(h.faces[0].0, vec![0, 1]);
-        assert_eq!(h.faces[0].1, [0.0, -1.0, 0.0]);
+        assert_eq!(h.faces[0].ring, vec![0, 1]);
+        assert_eq!(h.faces[0].normal, [0.0, -1.0, 0.0]);
         assert!(h.nodes.contains(&4) && !h.nodes.contains(&5));
     }
 }

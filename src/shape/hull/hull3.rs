@@ -6,8 +6,8 @@
 
 use super::mesh3::{Tri, edge_index, finish};
 use super::{
-    Degenerate, HullMesh, NONE, PLANE_ROUNDING, Tol, V3, cross, dot, len, line_distance, scaled,
-    sub,
+    Degenerate, HullMesh, NONE, NearPoint, PLANE_ROUNDING, Tol, V3, cross, dot, len, line_distance,
+    scaled, sub,
 };
 use alloc::vec::Vec;
 
@@ -311,8 +311,8 @@ impl Builder<'_> {
         }
     }
 
-    /// The near points of the live triangles as (point, triangle) pairs.
-    fn near_points(&self) -> Vec<(u32, u32)> {
+    /// The near points of the live triangles, each with its triangle.
+    fn near_points(&self) -> Vec<NearPoint> {
         let mut out = Vec::new();
         for (f, tr) in self.tris.iter().enumerate() {
             if !tr.alive {
@@ -320,7 +320,10 @@ impl Builder<'_> {
             }
             let mut x = tr.near;
             while x != NONE {
-                out.push((x, f as u32));
+                out.push(NearPoint {
+                    point: x,
+                    home: f as u32,
+                });
                 x = self.next[x as usize];
             }
         }
@@ -514,7 +517,7 @@ mod tests {
         let h = hull3(&p, &TOL).unwrap();
         assert_eq!(h.facets, 12);
         assert_eq!(h.faces.len(), 6);
-        assert!(h.faces.iter().all(|f| f.0.len() == 4));
+        assert!(h.faces.iter().all(|f| f.ring.len() == 4));
         assert_eq!(h.vertices, (0..8).collect::<Vec<_>>());
         // Face point in the graph, interior point and duplicate not.
         assert!(h.nodes.contains(&10) && !h.nodes.contains(&8) && !h.nodes.contains(&9));

@@ -3,8 +3,8 @@
 //! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullMesh, LOST, NONE, Tol, V3, area_vector, cross, csr, dot, len,
-    line_distance, scaled, sub, triangle_distance2,
+    Csr, Degenerate, HullMesh, LOST, Link, NONE, NearPoint, Tol, V3, area_vector, cross, csr, dot,
+    len, line_distance, scaled, sub, triangle_distance2,
 };
 use alloc::vec::Vec;
 
@@ -80,7 +80,7 @@ pub(super) fn finish(
     n_input: usize,
     tol: &Tol,
     all: Vec<Tri>,
-    near: Vec<(u32, u32)>,
+    near: Vec<NearPoint>,
     inner: V3,
 ) -> Result<HullMesh, Degenerate> {
     // The sanity net of the construction (its tolerance is the f64 rounding).
@@ -105,14 +105,17 @@ pub(super) fn finish(
     // Near-surface points join the graph, linked to their nearest triangle; one found
     // far in front of it means the construction lost it.
     let mut nodes: Vec<u32> = (0..p.len() as u32).filter(|&q| used[q as usize]).collect();
-    let mut links: Vec<(u32, u32)> = Vec::with_capacity(3 * tris.len() + 3 * near.len());
+    let mut links: Vec<Link> = Vec::with_capacity(3 * tris.len() + 3 * near.len());
     for tr in &tris {
         for k in 0..3 {
-            links.push((tr.v[k], tr.v[(k + 1) % 3]));
+            links.push(Link {
+                a: tr.v[k],
+                b: tr.v[(k + 1) % 3],
+            });
         }
     }
     let mut fan = Vec::new();
-    for (x, home) in near {
+    for NearPoint { point: x, home } in near {
         let home = new_id[home as usize] as usize;
         if used[x as usize] || home >= tris.len() {
             continue;
@@ -124,7 +127,7 @@ pub(super) fn finish(
         }
         if d >= -tol.margin {
             nodes.push(x);
-            links.extend(tris[f].v.map(|v| (x, v)));
+            links.extend(tris[f].v.map(|v| Link { a: x, b: v }));
         }
     }
     if p.len().saturating_mul(tris.len()) <= FULL_CHECK {
@@ -142,19 +145,22 @@ pub(super) fn finish(
         vertex[orig[i] as usize] = u;
     }
     let corner: Vec<bool> = nodes.iter().map(|&v| vertex[v as usize]).collect();
-    let links: Vec<(u32, u32)> = links
+    let links: Vec<Link> = links
         .into_iter()
-        .map(|(a, b)| (orig[a as usize], orig[b as usize]))
+        .map(|l| Link {
+            a: orig[l.a as usize],
+            b: orig[l.b as usize],
+        })
         .collect();
     let Csr { offsets, nbrs } = csr(&nodes, n_input, &links);
     let mut faces = merge(p, &tris, tol.plane);
-    for (ring, _) in &mut faces {
-        ring.iter_mut().for_each(|v| *v = orig[*v] as usize);
+    for f in &mut faces {
+        f.ring.iter_mut().for_each(|v| *v = orig[*v] as usize);
     }
     let mut on_face = vec![false; n_input];
     faces
         .iter()
-        .flat_map(|f| &f.0)
+        .flat_map(|f| &f.ring)
         .for_each(|&v| on_face[v] = true);
     let vertices: Vec<usize> = (0..n_input).filter(|&v| on_face[v]).collect();
     Ok(HullMesh {
@@ -268,7 +274,15 @@ fn around(tris: &[Tri], v: u32, start: usize, out: &mut Vec<u32>) -> Result<(), 
 }
 
 /// A face: its vertex ring and outward unit normal.
-type Face = (Vec<usize>, V3);
+type Face = super::HullFace;
+
+/// Triangle `tr` as a face of its own.
+fn tri_face(tr: &Tri) -> Face {
+    Face {
+        ring: tr.v.iter().map(|&x| x as usize).collect(),
+        normal: tr.n,
+    }
+}
 
 /// Merges adjacent coplanar triangles into polygons: seeds in order of decreasing area;
 /// a neighbour joins when its normal points the same way and its three vertices lie
@@ -345,11 +359,10 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<Face> {
             tris[seed].n
         };
         let faces = match boundary_loop(tris, &members, &group, g) {
-            Some(ring) if members.len() > 1 && convex(p, &ring, n, t) => vec![(ring, n)],
-            _ => members
-                .iter()
-                .map(|&f| (tris[f].v.iter().map(|&x| x as usize).collect(), tris[f].n))
-                .collect(),
+            Some(ring) if members.len() > 1 && convex(p, &ring, n, t) => {
+                vec![Face { ring, normal: n }]
+            }
+            _ => members.iter().map(|&f| tri_face(&tris[f])).collect(),
         };
         made.push((seed, faces));
     }
@@ -362,7 +375,7 @@ fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<Face> {
     let mut faces = Vec::with_capacity(tris.len());
     for f in order {
         if group[f] == NONE {
-            faces.push((tris[f].v.iter().map(|&x| x as usize).collect(), tris[f].n));
+            faces.push(tri_face(&tris[f]));
         } else if slot[f] != NONE {
             faces.append(&mut made[slot[f] as usize].1);
         }
@@ -415,8 +428,8 @@ fn boundary_loop(tris: &[Tri], members: &[usize], group: &[u32], g: u32) -> Opti
 fn drop_collinear(p: &[V3], faces: &mut [Face], t: f64) {
     // Per vertex: how many faces hold it, and the first two.
     let mut at: Vec<(u32, [usize; 2])> = vec![(0, [0; 2]); p.len()];
-    for (f, (ring, _)) in faces.iter().enumerate() {
-        for &v in ring {
+    for (f, face) in faces.iter().enumerate() {
+        for &v in &face.ring {
             let e = &mut at[v];
             if e.0 < 2 {
                 e.1[e.0 as usize] = f;
@@ -428,7 +441,7 @@ fn drop_collinear(p: &[V3], faces: &mut [Face], t: f64) {
     let pairs: Vec<(usize, [usize; 2])> = at
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.0 == 2 && e.1.iter().all(|&f| faces[f].0.len() > 3))
+        .filter(|(_, e)| e.0 == 2 && e.1.iter().all(|&f| faces[f].ring.len() > 3))
         .map(|(v, e)| (v, e.1))
         .collect();
     let straight = |ring: &[usize], v: usize| {
@@ -444,9 +457,9 @@ fn drop_collinear(p: &[V3], faces: &mut [Face], t: f64) {
             if gone[k] {
                 continue;
             }
-            if let (Some(i), Some(j)) = (straight(&faces[f].0, v), straight(&faces[g].0, v)) {
-                faces[f].0.remove(i);
-                faces[g].0.remove(j);
+            if let (Some(i), Some(j)) = (straight(&faces[f].ring, v), straight(&faces[g].ring, v)) {
+                faces[f].ring.remove(i);
+                faces[g].ring.remove(j);
                 gone[k] = true;
                 changed = true;
             }

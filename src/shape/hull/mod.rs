@@ -102,14 +102,32 @@ pub(crate) enum Degenerate {
     Failed,
 }
 
+/// A hull built by [`Cloud::hull`] and the tolerances that built it (input units).
+#[derive(Clone, Debug)]
+pub(crate) struct Hull {
+    /// Faces, corners and the support graph.
+    pub mesh: HullMesh,
+    /// The tolerances of the retry that succeeded, in the input's units.
+    pub tol: Tol,
+}
+
+/// A hull face in the input's index space.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct HullFace {
+    /// The vertex indices CCW seen from outside (2D: the edge `[from, to]` of the CCW
+    /// polygon).
+    pub ring: Vec<usize>,
+    /// The outward unit normal (2D: `z = 0`).
+    pub normal: [f64; 3],
+}
+
 /// A hull: faces, corners and the support graph, in the input's index space.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct HullMesh {
     /// Corner vertices (indices into the input), ascending.
     pub vertices: Vec<usize>,
-    /// Faces: vertex indices CCW seen from outside (2D: the edge `[from, to]` of the CCW
-    /// polygon) and the outward unit normal (2D: `z = 0`).
-    pub faces: Vec<(Vec<usize>, [f64; 3])>,
+    /// Faces, in the order the builders made them.
+    pub faces: Vec<HullFace>,
     /// Number of hull triangles before merging (3D), of edges (2D).
     #[cfg_attr(not(test), allow(dead_code))]
     pub facets: usize,
@@ -195,7 +213,7 @@ impl Cloud {
     /// (a plate a few tolerances thick whose rim facets, as high as the plate is thick,
     /// are below what `f64` plane tests resolve across its width: 1 in 6000 of the nearly
     /// flat clouds of `tests/polytope/flat.rs`); its support stays exact.
-    pub(crate) fn hull(&self, d: usize, tol: &Tol) -> Result<(HullMesh, Tol), Degenerate> {
+    pub(crate) fn hull(&self, d: usize, tol: &Tol) -> Result<Hull, Degenerate> {
         for &f in &RETRIES {
             let t = tol.scaled(f);
             let got = if d == 2 {
@@ -204,7 +222,12 @@ impl Cloud {
                 hull3(&self.pts, &t)
             };
             match got {
-                Ok(mesh) => return Ok((mesh, t.scaled(self.unit))),
+                Ok(mesh) => {
+                    return Ok(Hull {
+                        mesh,
+                        tol: t.scaled(self.unit),
+                    });
+                }
                 Err(Degenerate::Failed) => {}
                 Err(flat) => return Err(flat),
             }
@@ -388,16 +411,31 @@ fn unique(p: &[V3]) -> Vec<u32> {
     idx
 }
 
+/// An undirected link of the support graph between two input indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub a: u32,
+    pub b: u32,
+}
+
+/// A point near the hull's surface (an index into the cloud) and the triangle it was last
+/// found in front of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NearPoint {
+    pub point: u32,
+    pub home: u32,
+}
+
 /// CSR arrays from undirected links between input indices (`nodes` ascending; a link
 /// to a point that is no node is skipped), each node's neighbours ascending and
 /// distinct. A counting sort by node, then a sort of each short list.
-fn csr(nodes: &[u32], n_points: usize, links: &[(u32, u32)]) -> Csr {
+fn csr(nodes: &[u32], n_points: usize, links: &[Link]) -> Csr {
     let mut id = vec![NONE; n_points];
     for (k, &v) in nodes.iter().enumerate() {
         id[v as usize] = k as u32;
     }
-    let ends = |&(a, b): &(u32, u32)| {
-        let (x, y) = (id[a as usize], id[b as usize]);
+    let ends = |l: &Link| {
+        let (x, y) = (id[l.a as usize], id[l.b as usize]);
         (x != NONE && y != NONE && x != y).then_some((x as usize, y as usize))
     };
     let mut start = vec![0u32; nodes.len() + 1];
