@@ -283,7 +283,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
             // Overlapping by the complete set of axes: a distance needs only a common
             // point, and the second box's centre is one whenever it lies in the first
             // (nested and concentric boxes): no witness clip.
-            if let Some(common) = self.common_of(&[Point::from(self.t)]) {
+            if let Some(common) = self.centre_common() {
                 let w = Pair {
                     p: common.a,
                     q: common.b,
@@ -529,19 +529,33 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         self.common_of(&[*q, *p, nalgebra::center(p, q)])
     }
 
+    /// Whether two points are within the band of each other (`‖x − y‖² ≤ band²`: no
+    /// square root).
+    fn near(&self, x: &Point<T, D>, y: &Point<T, D>) -> bool {
+        (x - y).norm_squared() <= self.band * self.band
+    }
+
+    /// The second box's centre `t` as a common point when it is within the band of the first
+    /// box: [`Boxes::common_of`] of `[t]` without the second box's clamp (its own centre,
+    /// exactly) nor its inverse.
+    fn centre_common(&self) -> Option<Witnesses<T, D>> {
+        let x = Point::from(self.t);
+        let xa = self.clamp_a(&x).0;
+        self.near(&xa, &x).then_some(Witnesses { a: xa, b: x })
+    }
+
     /// The first of `xs` within the band of both boxes, as that pair of nearest points (the
     /// second box's only for a point near the first, with its inverse computed once).
     fn common_of(&self, xs: &[Point<T, D>]) -> Option<Witnesses<T, D>> {
-        let near = |x: &Point<T, D>, y: &Point<T, D>| norm(&(x - y)) <= self.band;
         let mut ri = None;
         for &x in xs {
             let xa = self.clamp_a(&x).0;
-            if !near(&xa, &x) {
+            if !self.near(&xa, &x) {
                 continue;
             }
             let ri = ri.get_or_insert_with(|| self.inverse());
             let xb = self.clamp_b(ri, &x).0;
-            if near(&xb, &x) {
+            if self.near(&xb, &x) {
                 return Some(Witnesses { a: xa, b: xb });
             }
         }
@@ -631,9 +645,11 @@ fn clip_face<T: Real, const D: usize>(
         let lim = ha[k] + thr;
         for s in [T::one(), -T::one()] {
             // Keep s·x_k ≤ lim.
+            // Each edge (prev, cur), prev the last vertex first (no `%`: a division).
             let mut out = 0usize;
+            let mut prev = poly[len - 1];
             for v in 0..len {
-                let (cur, prev) = (poly[v], poly[(v + len - 1) % len]);
+                let cur = poly[v];
                 let (dc, dp) = (s * cur[k] - lim, s * prev[k] - lim);
                 if (dc <= T::zero()) != (dp <= T::zero()) && out < 8 {
                     buf[out] = prev + (cur - prev) * (dp / (dp - dc));
@@ -643,6 +659,7 @@ fn clip_face<T: Real, const D: usize>(
                     buf[out] = cur;
                     out += 1;
                 }
+                prev = cur;
             }
             if out == 0 {
                 return None;

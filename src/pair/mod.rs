@@ -26,7 +26,7 @@ mod round;
 
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
-    pose::PoseRotation,
+    pose::{Frame, PoseRotation},
     query::{self, Contact},
     shape::{Primitive, SupportMap},
     tolerance::range,
@@ -98,6 +98,23 @@ impl<T: Real, const D: usize> Answer<T, D> {
         self.a = pose.transform_point(&self.a);
         self.b = pose.transform_point(&self.b);
         self.normal = pose.rotation.transform_vector(&self.normal);
+        self.swapped(swap)
+    }
+
+    /// [`Answer::posed`] by the frame's matrix (a point box's answer: three products by
+    /// one matrix cost less than three quaternion rotations).
+    fn framed(mut self, frame: &Frame<T, D>, swap: bool, want: Want) -> Self {
+        if want == Want::Verdict {
+            return self;
+        }
+        self.a = frame.transform_point(&self.a);
+        self.b = frame.transform_point(&self.b);
+        self.normal = frame.transform_vector(&self.normal);
+        self.swapped(swap)
+    }
+
+    /// When `swap`, the two shapes exchanged (the normal reversed).
+    fn swapped(mut self, swap: bool) -> Self {
         if swap {
             core::mem::swap(&mut self.a, &mut self.b);
             self.normal = -self.normal;
@@ -241,6 +258,17 @@ where
     ok.then_some(Admitted { pa, pb, ra, rb })
 }
 
+/// An admitted pose's matrix and translation ([`admit`] has checked it): a box's frame
+/// for a ball's centre in and the answer out, one matrix instead of a quaternion rotation
+/// per vector.
+#[inline(always)]
+fn frame<T: Real, R: PoseRotation<T, D>, const D: usize>(pose: &Isometry<T, R, D>) -> Frame<T, D> {
+    Frame {
+        rot: pose.rotation.to_matrix(),
+        t: pose.translation.vector,
+    }
+}
+
 /// The solver for the pair, its answer in the world frame. Boxes work in a box's frame
 /// (the other shape placed by `pose⁻¹·pose'`), round shapes in world axes about A's
 /// centre (no rotation at all: their cores are points and segments).
@@ -286,12 +314,14 @@ where
                 .posed(pose_b, true, want)
         }
         (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
-            let c = pose_a.inverse_transform_point(&Point::from(pose_b.translation.vector));
-            round::point_box(h, &c, tol, want)?.posed(pose_a, false, want)
+            let f = frame(pose_a);
+            let c = Point::from(f.inverse_transform_vector(&ob));
+            round::point_box(h, &c, tol, want)?.framed(&f, false, want)
         }
         (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
-            let c = pose_b.inverse_transform_point(&Point::from(o));
-            round::point_box(h, &c, tol, want)?.posed(pose_b, true, want)
+            let f = frame(pose_b);
+            let c = Point::from(f.inverse_transform_vector(&-ob));
+            round::point_box(h, &c, tol, want)?.framed(&f, true, want)
         }
         (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
             round::point_point(&Point::from(ob), tol)?.shifted(&o, want)

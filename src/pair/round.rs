@@ -29,6 +29,7 @@ fn perpendicular<T: Real, const D: usize>(d: &SVector<T, D>) -> SVector<T, D> {
 /// The box `[−h, h]` (first) and the point `c` (second), in the box's frame: outside, the
 /// clamp of `c` is its nearest point; inside (or on the boundary), the depth is the
 /// distance to the nearest face, along that face's normal.
+#[inline(always)]
 pub(crate) fn point_box<T: Real, const D: usize>(
     h: &SVector<T, D>,
     c: &Point<T, D>,
@@ -89,6 +90,7 @@ pub(crate) fn point_box<T: Real, const D: usize>(
 
 /// Two points, the origin (first) and `c`: their distance. Two points never overlap, so
 /// the signed core separation is the distance even when it is 0.
+#[inline(always)]
 pub(crate) fn point_point<T: Real, const D: usize>(
     c: &Point<T, D>,
     tol: &Tolerances<T>,
