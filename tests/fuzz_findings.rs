@@ -1712,12 +1712,12 @@ fn epa_normal_of_touching_cores_holds_the_depth<T: Real>() {
         let r = lit::<T>(rng.uniform(0.02, 1.0));
         // An edge of the core along x at (y, z) = (±h_y, ±h_z), a part of it.
         let (sy, sz) = (
-            if rng.next_u64() % 2 == 0 {
+            if rng.next_u64().is_multiple_of(2) {
                 T::one()
             } else {
                 -T::one()
             },
-            if rng.next_u64() % 2 == 0 {
+            if rng.next_u64().is_multiple_of(2) {
                 T::one()
             } else {
                 -T::one()
