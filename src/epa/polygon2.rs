@@ -6,7 +6,8 @@ use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
     linalg::any_axis,
-    real::normalize,
+    lit,
+    real::{is_fixed, normalize},
     shape::SupportMap,
     tolerance::Rounding,
     trace::{EpaStart, EpaStep, Observer},
@@ -163,15 +164,27 @@ impl<T: Real> Polygon2<T> {
             // was 114° off, the shapes overlapping by 1.6207 along it, not the depth
             // 1.6054 (FixedI40F24, fuzz seed 7972283 of `manifold_2d_fixed`).
             if wd - lower <= tol.epa_rel * wd + r.band(m) {
-                return Ok(here.finish(upper, iterations, Termination::Converged));
+                return Ok(self.finish_holding(i, here, upper, iterations, Termination::Converged));
             }
             let j = (i + 1) % self.verts.len();
             if w.w == self.verts[i].w || w.w == self.verts[j].w {
-                return Ok(here.finish(upper, iterations, Termination::RepeatedSupport));
+                return Ok(self.finish_holding(
+                    i,
+                    here,
+                    upper,
+                    iterations,
+                    Termination::RepeatedSupport,
+                ));
             }
             let before = self.verts.len();
             if !self.insert(i, w) {
-                return Ok(here.finish(upper, iterations, Termination::Degenerate));
+                return Ok(self.finish_holding(
+                    i,
+                    here,
+                    upper,
+                    iterations,
+                    Termination::Degenerate,
+                ));
             }
             if self.verts.len() <= before {
                 m = super::coords(&self.verts);
@@ -188,6 +201,46 @@ impl<T: Real> Polygon2<T> {
             n,
             lower,
         }
+    }
+
+    /// `here.finish` (edge `i`), or the same on the edge the origin's projection falls on
+    /// when it falls past an end of edge `i`: the nearest edge is chosen by distances
+    /// rounded to the vertices' magnitude, so among nearly collinear edges it can be a
+    /// neighbour of the one holding the projection, whose clamped projection is then a
+    /// vertex up to the edges' length away (FixedI40F24, a flat ellipse in `A − B`:
+    /// witnesses 0.033 off `separation · normal`, fuzz seed 71152061 of `query_2d_fixed`).
+    /// Keeps `here`'s normal and bounds, which its own support proved; walks one way, at
+    /// most once round.
+    fn finish_holding(
+        &self,
+        i: usize,
+        here: Edge<T>,
+        upper: Option<T>,
+        iterations: u32,
+        termination: Termination,
+    ) -> Penetration<T, 2> {
+        let m = self.verts.len();
+        let (mut t, past) = here.projection();
+        let mut e = here;
+        if let Some(forward) = past {
+            let mut k = i;
+            for _ in 1..m {
+                k = if forward {
+                    (k + 1) % m
+                } else {
+                    (k + m - 1) % m
+                };
+                e = self.edge_at(k, here.n, here.lower);
+                let next_past;
+                (t, next_past) = e.projection();
+                if next_past != Some(forward) {
+                    // `e` holds the projection or clamps it to the vertex it shares with
+                    // the edge before: either way the boundary's nearest point.
+                    break;
+                }
+            }
+        }
+        e.finish_at(t, upper, iterations, termination)
     }
 
     /// The edge nearest the origin.
@@ -232,6 +285,37 @@ impl<T: Real> Polygon2<T> {
     }
 }
 
+/// The origin's projection onto edge `p → q` as `p + t (q − p)`, `t` clamped to [0, 1],
+/// and which end it fell past: `Some(true)` past `q`, `Some(false)` before `p`, `None`
+/// on the edge (or a zero-length edge). Fixed-point solves in f64 (its values convert
+/// exactly): on a short edge `p · e` and `e · e` are a few ulps, and `t` from them was off
+/// by 0.17, the witnesses 1.4e-4 off `separation · normal` (a flat ellipse in `A − B`,
+/// tests/fuzz_findings.rs F10).
+#[inline]
+fn projection<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> (T, Option<bool>) {
+    if is_fixed::<T>()
+        && let (Some(p), Some(q)) = (wide(p), wide(q))
+    {
+        let (t, past) = projection::<f64>(&p, &q);
+        return (lit(t), past);
+    }
+    let e = q - p;
+    let (s, ee) = (-p.dot(&e), e.norm_squared());
+    if ee <= T::zero() || (s >= T::zero() && s <= ee) {
+        let t = if ee > T::zero() { s / ee } else { T::zero() };
+        (t, None)
+    } else if s > ee {
+        (T::one(), Some(true))
+    } else {
+        (T::zero(), Some(false))
+    }
+}
+
+/// `v` in f64, `None` if a coordinate does not convert.
+fn wide<T: Real>(v: &Vector2<T>) -> Option<Vector2<f64>> {
+    Some(Vector2::new(v.x.to_subset()?, v.y.to_subset()?))
+}
+
 /// An edge of the polygon: its ends, outward normal and distance from the origin.
 #[derive(Clone, Copy)]
 struct Edge<T: Real> {
@@ -242,6 +326,11 @@ struct Edge<T: Real> {
 }
 
 impl<T: Real> Edge<T> {
+    /// The origin's projection onto the edge ([`projection`]).
+    fn projection(&self) -> (T, Option<bool>) {
+        projection(&self.p.w, &self.q.w)
+    }
+
     /// The result on this edge: the origin's projection onto it and the witnesses there.
     fn finish(
         &self,
@@ -249,15 +338,18 @@ impl<T: Real> Edge<T> {
         iterations: u32,
         termination: Termination,
     ) -> Penetration<T, 2> {
+        self.finish_at(self.projection().0, upper, iterations, termination)
+    }
+
+    /// The result at `p + t (q − p)` on this edge.
+    fn finish_at(
+        &self,
+        t: T,
+        upper: Option<T>,
+        iterations: u32,
+        termination: Termination,
+    ) -> Penetration<T, 2> {
         let (p, q, lower) = (&self.p, &self.q, self.lower);
-        // The origin's projection onto the edge: p + t (q − p).
-        let e = q.w - p.w;
-        let ee = e.norm_squared();
-        let t = if ee > T::zero() {
-            (-p.w.dot(&e) / ee).max(T::zero()).min(T::one())
-        } else {
-            T::zero()
-        };
         let lerp = |x: &Point<T, 2>, y: &Point<T, 2>| x + (y - x) * t;
         Penetration {
             depth: lower,
