@@ -287,8 +287,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
                 let w = Pair {
                     p: common.a,
                     q: common.b,
-                    free_a: 0,
-                    free_b: 0,
+                    free_a: FreeAxes::NONE,
+                    free_b: FreeAxes::NONE,
                 };
                 return Some(self.answer(&w, ax.sep, ax.sep, &ax.n));
             }
@@ -377,11 +377,11 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         let mut dirs = [SVector::<T, D>::zeros(); 6];
         let mut nd = 0;
         for k in 0..D {
-            if w.free_a & (1 << k) != 0 {
+            if w.free_a.has(k) {
                 dirs[nd][k] = T::one();
                 nd += 1;
             }
-            if w.free_b & (1 << k) != 0 {
+            if w.free_b.has(k) {
                 dirs[nd] = self.rot.column(k).into_owned();
                 nd += 1;
             }
@@ -409,57 +409,60 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     }
 
     /// The point of the first box nearest `x`, and its free axes (those not clamped).
-    fn clamp_a(&self, x: &Point<T, D>) -> (Point<T, D>, u8) {
-        let mut free = 0u8;
-        let mut p = *x;
+    fn clamp_a(&self, x: &Point<T, D>) -> Clamped<T, D> {
+        let mut free = FreeAxes::NONE;
+        let mut point = *x;
         for k in 0..D {
             let h = self.a[k];
             if x[k].abs() < h {
-                free |= 1 << k;
+                free = free.with(k);
             } else {
-                p[k] = x[k].max(-h).min(h);
+                point[k] = x[k].max(-h).min(h);
             }
         }
-        (p, free)
+        Clamped { point, free }
     }
 
     /// A point of the second box near `x` (its nearest one for an exact rotation), and
     /// its free axes; `ri` is [`Boxes::inverse`] (computed once by the caller: four
     /// divisions).
-    fn clamp_b(&self, ri: &SMatrix<T, D, D>, x: &Point<T, D>) -> (Point<T, D>, u8) {
+    fn clamp_b(&self, ri: &SMatrix<T, D, D>, x: &Point<T, D>) -> Clamped<T, D> {
         let mut y = ri * (x.coords - self.t);
-        let mut free = 0u8;
+        let mut free = FreeAxes::NONE;
         for k in 0..D {
             let h = self.b[k];
             if y[k].abs() < h {
-                free |= 1 << k;
+                free = free.with(k);
             } else {
                 y[k] = y[k].max(-h).min(h);
             }
         }
-        (Point::from(self.rot * y + self.t), free)
+        Clamped {
+            point: Point::from(self.rot * y + self.t),
+            free,
+        }
     }
 
     /// Alternating projections from a point `q` of the second box (Cheney & Goldstein
     /// 1959): a pair that converges to a closest pair; vertex–vertex, vertex–edge and
     /// vertex–face pairs settle in one or two rounds.
     fn project(&self, q: &Point<T, D>) -> Pair<T, D> {
-        let (mut q, mut free_b) = (*q, 0u8);
-        let (mut p, mut free_a) = self.clamp_a(&q);
+        let (mut q, mut free_b) = (*q, FreeAxes::NONE);
+        let mut a = self.clamp_a(&q);
         let ri = self.inverse();
         for _ in 0..4 {
-            let (q2, fb) = self.clamp_b(&ri, &p);
-            free_b = fb;
-            if q2 == q {
+            let b = self.clamp_b(&ri, &a.point);
+            free_b = b.free;
+            if b.point == q {
                 break;
             }
-            q = q2;
-            (p, free_a) = self.clamp_a(&q);
+            q = b.point;
+            a = self.clamp_a(&q);
         }
         Pair {
-            p,
+            p: a.point,
             q,
-            free_a,
+            free_a: a.free,
             free_b,
         }
     }
@@ -517,8 +520,8 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         Pair {
             p: p0 + (p1 - p0) * s,
             q: q0 + (q1 - q0) * u,
-            free_a: if inner(s) { 1 << i } else { 0 },
-            free_b: if inner(u) { 1 << j } else { 0 },
+            free_a: FreeAxes::if_inner(inner(s), i),
+            free_b: FreeAxes::if_inner(inner(u), j),
         }
     }
 
@@ -540,7 +543,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     /// exactly) nor its inverse.
     fn centre_common(&self) -> Option<Witnesses<T, D>> {
         let x = Point::from(self.t);
-        let xa = self.clamp_a(&x).0;
+        let xa = self.clamp_a(&x).point;
         self.near(&xa, &x).then_some(Witnesses { a: xa, b: x })
     }
 
@@ -549,12 +552,12 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     fn common_of(&self, xs: &[Point<T, D>]) -> Option<Witnesses<T, D>> {
         let mut ri = None;
         for &x in xs {
-            let xa = self.clamp_a(&x).0;
+            let xa = self.clamp_a(&x).point;
             if !self.near(&xa, &x) {
                 continue;
             }
             let ri = ri.get_or_insert_with(|| self.inverse());
-            let xb = self.clamp_b(ri, &x).0;
+            let xb = self.clamp_b(ri, &x).point;
             if self.near(&xb, &x) {
                 return Some(Witnesses { a: xa, b: xb });
             }
@@ -563,14 +566,49 @@ impl<T: Real, const D: usize> Boxes<T, D> {
     }
 }
 
+/// A set of a box's axes (`e_k` of the first box, `R_k` of the second) along which a point
+/// is free to move within the box's face or edge: bit `k` for axis `k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreeAxes(u8);
+
+impl FreeAxes {
+    /// No free axis: a vertex.
+    const NONE: Self = Self(0);
+
+    /// This set and axis `k`.
+    #[inline]
+    fn with(self, k: usize) -> Self {
+        Self(self.0 | 1 << k)
+    }
+
+    /// Axis `k` alone when `inner` (a parameter strictly inside its edge), else none.
+    #[inline]
+    fn if_inner(inner: bool, k: usize) -> Self {
+        Self(u8::from(inner) << k)
+    }
+
+    /// Whether axis `k` is free.
+    #[inline]
+    fn has(self, k: usize) -> bool {
+        self.0 & (1 << k) != 0
+    }
+}
+
+/// A box's point nearest a given one, with the axes it was not clamped along.
+#[derive(Clone, Copy, Debug)]
+struct Clamped<T: Real, const D: usize> {
+    point: Point<T, D>,
+    free: FreeAxes,
+}
+
 /// A pair of points, on the first box and on the second, with the axes along which each
-/// is free to move within its box's face or edge (bit `k`: axis `e_k`, resp. `R_k`).
+/// is free to move within its box's face or edge.
 #[derive(Clone, Copy, Debug)]
 struct Pair<T: Real, const D: usize> {
     p: Point<T, D>,
     q: Point<T, D>,
-    free_a: u8,
-    free_b: u8,
+    free_a: FreeAxes,
+    free_b: FreeAxes,
 }
 
 /// The witness of a face axis: the reference box `[−ha, ha]`'s face `x_i = σ·ha_i` and the
@@ -606,12 +644,12 @@ fn clip_face<T: Real, const D: usize>(
         // A vertex (the usual case): inside the face's rectangle, or no witness.
         let q = Point::from(base);
         let mut p = q;
-        let mut free_a = 0u8;
+        let mut free_a = FreeAxes::NONE;
         for k in 0..D {
             if k == i {
                 p[k] = sigma * ha[k];
             } else if q[k].abs() < ha[k] {
-                free_a |= 1 << k;
+                free_a = free_a.with(k);
             } else if q[k].abs() <= ha[k] + thr {
                 p[k] = q[k].max(-ha[k]).min(ha[k]);
             } else {
@@ -622,7 +660,7 @@ fn clip_face<T: Real, const D: usize>(
             p,
             q,
             free_a,
-            free_b: 0,
+            free_b: FreeAxes::NONE,
         });
     }
     let mut poly = [Point::<T, D>::origin(); 8];
@@ -673,18 +711,18 @@ fn clip_face<T: Real, const D: usize>(
         .fold(SVector::<T, D>::zeros(), |s, x| s + x.coords);
     let q = Point::from(sum / crate::real::lit::<T>(len as f64));
     let mut p = q;
-    let mut free_ref = 0u8;
+    let mut free_ref = FreeAxes::NONE;
     for k in 0..D {
         p[k] = if k == i {
             sigma * ha[k]
         } else {
             if q[k].abs() < ha[k] {
-                free_ref |= 1 << k;
+                free_ref = free_ref.with(k);
             }
             q[k].max(-ha[k]).min(ha[k])
         };
     }
-    let free_inc = free[..nfree].iter().fold(0u8, |m, &k| m | 1 << k);
+    let free_inc = free[..nfree].iter().fold(FreeAxes::NONE, |m, &k| m.with(k));
     Some(Pair {
         p,
         q,
