@@ -1986,3 +1986,88 @@ fn epa_witnesses_come_from_the_edge_holding_the_projection_reproduction<T: Real>
     assert!(witness_gap(&c) <= slack, "{}: {c:?}", witness_gap(&c));
 }
 scalar_cases!(epa_witnesses_come_from_the_edge_holding_the_projection_reproduction);
+
+// ------------------------- F11: rounded cores proven apart at a loose relative gap
+
+/// A ball against a rounded polygon whose radii exceed the cores' distance, at the
+/// sweep's loose `gjk_rel` (5.9e-3): GJK stops after one vertex with the cores' distance
+/// bounded to within 0.5 % and its `v` 5.5° off the true normal (`1 − cos θ ≤ (upper −
+/// lower) / upper`). The witnesses, pushed out by the radii (2.14, the distance 0.398)
+/// along `v`, lie up to `radii · (1 − cos θ)` inside the shapes, past the bounds' width,
+/// and the manifold built along `v` had a point 5e-3 deeper than the contact's lower bound
+/// (FixedI40F24, fuzz seed 75004199 of `manifold_2d_fixed`, as printed). The lower bound
+/// now comes down to the supporting planes' gap along the normal then (`query::capped`),
+/// as at an iteration cap. Every scalar at the same tolerances.
+fn rounded_cores_apart_at_a_loose_gap_cover_their_witnesses<T: Real>() {
+    let pose = |m: [f64; 4], t: [f64; 2]| {
+        Isometry::from_parts(
+            Translation2::from(Vector2::new(lit::<T>(t[0]), lit(t[1]))),
+            Rotation2::from_matrix_unchecked(Matrix2::from_column_slice(&m).map(lit::<T>)),
+        )
+    };
+    let cloud = [
+        [-0.852323186083772, -0.5804074158846417],
+        [0.3799038681620508, -0.8456092164492256],
+        [0.55898374914168, -0.30858319981689175],
+        [0.17994964522774093, -0.6648203250171665],
+        [0.438803692683299, 0.5074692912184329],
+        [-0.24708934157320517, 0.24501411459525446],
+        [0.16765087357900366, 0.35820553902494856],
+        [-0.006485084306095956, 0.21434348058289454],
+        [0.7261615930418861, 0.7096818493934538],
+        [-0.011978332188906649, -0.8821087968261234],
+        [-0.852323186083772, -0.5804074158846417],
+        [-0.852323186082772, -0.5804074158836418],
+    ];
+    let a = Ball::new(lit::<T>(0.5906500343327993));
+    let b = convex_proximity::shape::Rounded::new(
+        Polytope::try_new(
+            cloud
+                .iter()
+                .map(|c| Point2::new(lit(c[0]), lit(c[1])))
+                .collect(),
+        )
+        .expect("a polygon"),
+        lit::<T>(1.5534950789654385),
+    );
+    let pa = pose(
+        [
+            -0.9723825086535861,
+            -0.2333929237671067,
+            0.2333929237671067,
+            -0.9723825086535861,
+        ],
+        [0.9203326466773478, 0.12631418326085297],
+    );
+    let pb = pose(
+        [
+            -0.9986600961226628,
+            -0.05174951605835427,
+            0.05174951605835427,
+            -0.9986600961226628,
+        ],
+        [1.0486305027847713, -1.142137788967727],
+    );
+    let mut tol = tol::<T>();
+    tol.gjk_rel = lit(0.0059223);
+    tol.gjk_max_iterations = 59;
+    tol.manifold_min_alignment = lit(0.5890364);
+    let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
+    // The truth (f64 at the default tolerances) within the bounds.
+    let truth = -1.7476429096681603;
+    let acc = accuracy::<T>(4.0) * 4.0;
+    assert!(
+        f(c.lower_bound) <= truth + acc && f(c.upper_bound) >= truth - acc,
+        "{c:?}"
+    );
+    let m = query::manifold(&pa, &a, &pb, &b, lit(0.1), &tol).expect("valid input");
+    let slack = acc + f(c.upper_bound - c.lower_bound);
+    assert!(!m.points().is_empty(), "{m:?}");
+    for q in m.points() {
+        assert!(
+            f(q.separation) >= f(c.lower_bound) - slack,
+            "a point deeper than the contact: {q:?} in {m:?}, {c:?}"
+        );
+    }
+}
+scalar_cases!(rounded_cores_apart_at_a_loose_gap_cover_their_witnesses);

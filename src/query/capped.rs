@@ -1,5 +1,6 @@
-//! Contacts stopped by an iteration cap (docs/testing.md, F8): bounds that cover their
-//! witnesses.
+//! Contacts stopped by an iteration cap (docs/testing.md, F8), or by GJK's relative gap
+//! on rounded shapes pushed out along a normal that gap leaves uncertain: bounds that
+//! cover their witnesses.
 //!
 //! At GJK's or EPA's cap the witnesses are mixes of support points taken along earlier
 //! directions (pushed out by the radii along the final normal `n`): points of the shapes,
@@ -13,6 +14,23 @@
 use super::Contact;
 use crate::{QueryError, Real, Tolerances, dim::Dim, gjk, shape::SupportMap, tolerance::Rounding};
 use nalgebra::Const;
+
+/// Whether the witnesses of rounded cores proven apart by GJK (`core`, radii `margin`)
+/// can lie inside the shapes by more than the bounds' width: GJK's `v` is within angle
+/// `θ` of the true normal with `1 − cos θ ≤ (upper − lower) / upper` (A − B lies beyond
+/// the true normal's plane, and holds `v`), and pushing the core points out by the radii
+/// along `v` leaves them `margin · (1 − cos θ)` inside, past the width `upper − lower`
+/// once `margin > upper` (the round parts overlap). Checked against the rounding band so
+/// that exact stops skip the extra supports (FixedI40F24 at a user's `gjk_rel` of 6e-3: a
+/// manifold point 5e-3 deeper than the contact's lower bound, fuzz seed 75004199 of
+/// `manifold_2d_fixed`).
+pub(super) fn pushed_past_the_width<T: Real, const D: usize>(
+    margin: T,
+    core: &gjk::Outcome<T, D>,
+) -> bool {
+    let width = core.upper - core.lower.min(core.upper);
+    (margin - core.upper) * width > core.upper * core.band
+}
 
 /// Lowers `c.lower_bound` (A's frame) to at most `s(n)` minus its rounding.
 pub(super) fn cover_witnesses<T, const D: usize, A, B>(

@@ -257,7 +257,7 @@ where
         && let Some(n) = normalize(&-core.dir)
     {
         store(&simplex);
-        return Ok(Contact {
+        let mut c = Contact {
             separation: core.upper - margin,
             normal: n,
             point_a: core.a + n.into_inner() * ra,
@@ -266,7 +266,11 @@ where
             upper_bound: core.upper - margin + core.band,
             iterations: core.iterations,
             termination: core.termination,
-        });
+        };
+        if super::capped::pushed_past_the_width(margin, &core) {
+            super::capped::cover_witnesses(a, placed, tol, &mut c)?;
+        }
+        return Ok(c);
     }
     if let Some(c) = touching_contact(a, placed, &core, &simplex, tol, ra, rb)? {
         store(&simplex);
