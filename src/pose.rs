@@ -226,9 +226,7 @@ impl<T: Real, const D: usize> Frame<T, D> {
     /// # Errors
     /// As [`Frame::of`], for a finite translation.
     #[inline]
-    pub fn of_finite<R: PoseRotation<T, D>>(
-        pose: &Isometry<T, R, D>,
-    ) -> Result<Self, QueryError> {
+    pub fn of_finite<R: PoseRotation<T, D>>(pose: &Isometry<T, R, D>) -> Result<Self, QueryError> {
         check_finite(pose)?;
         Ok(Self {
             rot: pose.rotation.to_matrix(),

@@ -40,15 +40,24 @@ fn pv(x: &[f64; 3]) -> Vector {
 }
 
 /// One ray case: ours or parry's, `passes` times over the batch.
-fn rays<S: SupportMap<T, 3>, P: RayCast>(s: &S, p: &P, inp: &Inputs, ours: bool, passes: usize) -> f64 {
+fn rays<S: SupportMap<T, 3>, P: RayCast>(
+    s: &S,
+    p: &P,
+    inp: &Inputs,
+    ours: bool,
+    passes: usize,
+) -> f64 {
     let tol = Tolerances::<T>::default();
     let mine: Vec<(Iso, Ray<T, 3>)> = inp
         .rays
         .iter()
         .map(|(q, r)| (iso(q), Ray::new(Point3::from(v3(&r.o)), v3(&r.d))))
         .collect();
-    let theirs: Vec<(Pose, pq::Ray)> =
-        inp.rays.iter().map(|(q, r)| (pose(q), pq::Ray::new(pv(&r.o), pv(&r.d)))).collect();
+    let theirs: Vec<(Pose, pq::Ray)> = inp
+        .rays
+        .iter()
+        .map(|(q, r)| (pose(q), pq::Ray::new(pv(&r.o), pv(&r.d))))
+        .collect();
     if ours {
         probe_calls(passes, mine.len(), |k| {
             let (q, r) = &mine[k];
@@ -77,7 +86,10 @@ fn linear<A: SupportMap<T, 3>, B: SupportMap<T, 3>>(
     passes: usize,
 ) -> f64 {
     let tol = Tolerances::<T>::default();
-    let opts = CastOptions { max_toi: 4.0, ..CastOptions::default() };
+    let opts = CastOptions {
+        max_toi: 4.0,
+        ..CastOptions::default()
+    };
     let popts = pq::ShapeCastOptions {
         max_time_of_impact: 4.0,
         target_distance: 0.0,
@@ -88,10 +100,18 @@ fn linear<A: SupportMap<T, 3>, B: SupportMap<T, 3>>(
     let mine: Vec<(Motion, Motion)> = inp
         .linear
         .iter()
-        .map(|m| (LinearMotion::new(iso(&m.pa), v3(&m.va)), LinearMotion::new(iso(&m.pb), v3(&m.vb))))
+        .map(|m| {
+            (
+                LinearMotion::new(iso(&m.pa), v3(&m.va)),
+                LinearMotion::new(iso(&m.pb), v3(&m.vb)),
+            )
+        })
         .collect();
-    let theirs: Vec<(Pose, Vector, Pose, Vector)> =
-        inp.linear.iter().map(|m| (pose(&m.pa), pv(&m.va), pose(&m.pb), pv(&m.vb))).collect();
+    let theirs: Vec<(Pose, Vector, Pose, Vector)> = inp
+        .linear
+        .iter()
+        .map(|m| (pose(&m.pa), pv(&m.va), pose(&m.pb), pv(&m.vb)))
+        .collect();
     if ours {
         probe_calls(passes, mine.len(), |k| {
             let (ma, mb) = &mine[k];
@@ -132,7 +152,9 @@ fn main() {
     };
     let passes: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10);
     let inp = inputs();
-    let hull = |pts: &[[f64; 3]]| Polytope::try_new(pts.iter().map(|p| Point3::from(v3(p))).collect()).unwrap();
+    let hull = |pts: &[[f64; 3]]| {
+        Polytope::try_new(pts.iter().map(|p| Point3::from(v3(p))).collect()).unwrap()
+    };
     let phull = |pts: &[[f64; 3]]| {
         let v: Vec<Vector> = pts.iter().map(pv).collect();
         ps::ConvexPolyhedron::from_convex_hull(&v).unwrap()
@@ -141,7 +163,10 @@ fn main() {
     let capsule = Capsule::new(Point3::new(0.0, -hh, 0.0), Point3::new(0.0, hh, 0.0), r);
     let pcapsule = ps::Capsule::new_y(hh, r);
     let (ba, bb) = (Cuboid::new(v3(&inp.box_a)), Cuboid::new(v3(&inp.box_b)));
-    let (pba, pbb) = (ps::Cuboid::new(pv(&inp.box_a)), ps::Cuboid::new(pv(&inp.box_b)));
+    let (pba, pbb) = (
+        ps::Cuboid::new(pv(&inp.box_a)),
+        ps::Cuboid::new(pv(&inp.box_b)),
+    );
     let ball = Ball::new(inp.ball);
     let pball = ps::Ball::new(inp.ball);
     let (ha, hb) = (hull(&inp.hull_a), hull(&inp.hull_b));
@@ -156,5 +181,8 @@ fn main() {
         "linear/hull32" => linear(&ha, &hb, &pha, &phb, &inp, ours, passes),
         other => panic!("case `{other}`"),
     };
-    println!("{case}\t{}\tpasses={passes}\tsum_toi={sum:.17e}", if ours { "ours" } else { "parry" });
+    println!(
+        "{case}\t{}\tpasses={passes}\tsum_toi={sum:.17e}",
+        if ours { "ours" } else { "parry" }
+    );
 }
