@@ -220,6 +220,20 @@ impl<T: Real, const D: usize> Frame<T, D> {
         })
     }
 
+    /// [`Frame::of`] for a pose whose translation the caller has proven finite
+    /// ([`check_finite`]).
+    ///
+    /// # Errors
+    /// As [`Frame::of`], for a finite translation.
+    #[inline]
+    pub fn of_finite<R: PoseRotation<T, D>>(pose: &Isometry<T, R, D>) -> Result<Self, QueryError> {
+        check_finite(pose)?;
+        Ok(Self {
+            rot: pose.rotation.to_matrix(),
+            t: pose.translation.vector,
+        })
+    }
+
     /// `other` seen in this frame: `Rᵀ·R_o` and `Rᵀ·(t_o − t)`.
     #[must_use]
     pub fn relative(&self, other: &Self) -> Self {
@@ -267,11 +281,24 @@ impl<T: Real, const D: usize> Frame<T, D> {
 pub(crate) fn check<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
-    let t = &pose.translation.vector;
-    if !crate::real::all_finite(t) {
+    if !crate::real::all_finite(&pose.translation.vector) {
         return Err(QueryError::NonFinitePose);
     }
+    check_finite(pose)
+}
+
+/// [`check`] for a pose whose translation the caller has proven finite (one test over
+/// several vectors, `cast::cast_ray`): the rotation and, in fixed point, the range.
+///
+/// # Errors
+/// As [`Frame::of`], for a finite translation.
+#[inline]
+pub(crate) fn check_finite<T: Real, R: PoseRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> Result<(), QueryError> {
+    debug_assert!(crate::real::all_finite(&pose.translation.vector));
     pose.rotation.check(rigid_tolerance())?;
+    let t = &pose.translation.vector;
     if is_fixed::<T>() && !(crate::shape::extent_of(t) <= crate::input::fixed_extent_limit::<T>()) {
         return Err(QueryError::OutOfRange);
     }

@@ -63,13 +63,24 @@ where
     Const<D>: Dim,
     S: SupportMap<T, D> + ?Sized,
 {
-    super::check_vector(&ray.origin.coords, "ray origin")?;
-    super::check_vector(&ray.dir, "ray direction")?;
+    // One finiteness test over the ray and the pose's translation (their sum is finite
+    // only when every term is; fixed point is always finite, and its sum could wrap): the
+    // vectors one by one, with their errors in the same order, only when it fails.
+    let t = &pose.translation.vector;
+    let finite =
+        crate::real::is_fixed::<T>() || crate::real::all_finite(&(ray.origin.coords + ray.dir + t));
+    if !finite {
+        super::check_vector(&ray.origin.coords, "ray origin")?;
+        super::check_vector(&ray.dir, "ray direction")?;
+    }
     if !(max_toi >= T::zero()) {
         return Err(QueryError::InvalidCast { what: "max_toi" });
     }
     crate::input::check_shape(shape)?;
     tol.validate()?;
+    if !finite && !crate::real::all_finite(t) {
+        return Err(QueryError::NonFinitePose);
+    }
     let primitive = shape
         .primitive()
         .filter(|p| !crate::real::is_fixed::<T>() && closed_applies(p));
@@ -77,13 +88,13 @@ where
     // world frame.
     match primitive {
         Some(Primitive::Ball { radius }) => {
-            crate::pose::check(pose)?;
-            let o = Point::from(ray.origin - pose.translation.vector);
+            crate::pose::check_finite(pose)?;
+            let o = Point::from(ray.origin - t);
             let answer = closed::ray_ball(radius, &o, &ray.dir, max_toi, solid);
             return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
         }
         Some(Primitive::Capsule { a, b, radius }) => {
-            crate::pose::check(pose)?;
+            crate::pose::check_finite(pose)?;
             let capsule = Capsule {
                 segment: Segment {
                     a: pose.transform_point(&a),
@@ -96,19 +107,38 @@ where
             }
         }
         Some(Primitive::Cuboid { half_extents }) => {
-            // The ray into the box's frame and the normal out by the pose's own rotation.
-            crate::pose::check(pose)?;
-            let rot = &pose.rotation;
-            let o = Point::from(
-                rot.inverse_transform_vector(&(ray.origin.coords - pose.translation.vector)),
-            );
-            let d = rot.inverse_transform_vector(&ray.dir);
+            // The pose read once as a matrix (three quaternion rotations cost more): the
+            // ray into the box's frame, the normal out.
+            let frame = crate::pose::Frame::of_finite(pose)?;
+            let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - t)));
+            let d = frame.inverse_transform_vector(&ray.dir);
             let answer = closed::ray_cuboid(&half_extents, &o, &d, max_toi, solid);
-            let to_world = |n: Unit<SVector<T, D>>| Unit::new_unchecked(rot.transform_vector(&n));
+            let to_world = |n: Unit<SVector<T, D>>| frame.transform_unit(&n);
             return Ok(closed_cast(answer, ray, max_toi, solid, to_world));
         }
         _ => {}
     }
+    ray_posed(pose, shape, ray, max_toi, solid, tol)
+}
+
+/// The GJK ray cast of [`cast_ray`] (its input checked but the pose's rotation): the ray
+/// into the shape's frame, the hit back out. Out of line, so the closed forms' path keeps
+/// a small stack frame.
+#[inline(never)]
+fn ray_posed<T, R, const D: usize, S>(
+    pose: &Isometry<T, R, D>,
+    shape: &S,
+    ray: &Ray<T, D>,
+    max_toi: T,
+    solid: bool,
+    tol: &Tolerances<T>,
+) -> Result<RayCast<T, D>, QueryError>
+where
+    T: Real,
+    R: crate::PoseRotation<T, D>,
+    Const<D>: Dim,
+    S: SupportMap<T, D> + ?Sized,
+{
     // The pose checked and read once as a matrix: the ray in, the normal out.
     let frame = crate::pose::Frame::of(pose)?;
     let o = Point::from(frame.inverse_transform_vector(&(ray.origin.coords - frame.t)));

@@ -467,15 +467,26 @@ fn set<T: Real, const D: usize>(out: &mut Outcome<T, D>, c: &Closest<T, D>, nc: 
 /// A support point must be finite and within `limit` (fixed-point; see
 /// [`coordinate_limit`]); floats detect overflow as a non-finite result instead: a NaN
 /// coordinate is a broken support map, an infinite one an overflow (a large affine map).
+#[inline]
 pub(crate) fn check_range<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     limit: Option<T>,
 ) -> Result<(), QueryError> {
     // Floats: a NaN or ∞ in `a` or `b` reaches `w = a − b` (∞ − ∞ is NaN), and an
-    // overflowing ‖w‖² is out of range too: one test on the common path.
+    // overflowing ‖w‖² is out of range too: one test on the common path, inlined; the
+    // rest (fixed point, and floats that fail it) out of line.
     if limit.is_none() && crate::real::finite(p.w.norm_squared()) {
         return Ok(());
     }
+    check_range_whole(p, limit)
+}
+
+/// [`check_range`] past its float fast path.
+#[inline(never)]
+fn check_range_whole<T: Real, const D: usize>(
+    p: &SupportPoint<T, D>,
+    limit: Option<T>,
+) -> Result<(), QueryError> {
     if !all_finite(&p.a.coords) || !all_finite(&p.b.coords) {
         let nan = |x: &T| x.partial_cmp(x).is_none();
         if p.a.coords.iter().any(nan) || p.b.coords.iter().any(nan) {

@@ -367,6 +367,7 @@ pub(crate) fn mix<T: Real, const D: usize>(
 /// Fills in a [`Closest`] from a candidate: the point, its witnesses `Σ λᵢ aᵢ`, `Σ λᵢ bᵢ`
 /// (left at the origin without `witnesses`); `scale` is the simplex's largest coordinate
 /// (at least the candidate's).
+#[inline]
 pub(crate) fn to_closest<T: Real, const D: usize>(
     cand: &Candidate<T, D>,
     pts: &[SupportPoint<T, D>],

@@ -69,6 +69,7 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Capsule<T, D> {
             radius: self.radius,
         })
     }
+    #[inline]
     fn validate(&self) -> Result<(), ShapeError> {
         self.segment.validate()?;
         check_nonneg(self.radius, "radius").map(|_| ())

@@ -8,6 +8,8 @@ use nalgebra::{Isometry2, Isometry3, Quaternion, Translation3, UnitQuaternion, V
 #[path = "../../../tests/common/splitmix.rs"]
 mod splitmix;
 
+pub mod cast_inputs;
+
 /// splitmix64 (`tests/common/splitmix.rs`): tiny, deterministic, good enough for inputs.
 pub struct SplitMix64(pub u64);
 

@@ -91,6 +91,7 @@ where
     Const<D>: Dim,
 {
     /// An empty simplex.
+    #[inline]
     #[must_use]
     pub fn new() -> Self {
         let sp = SupportPoint {
@@ -188,6 +189,7 @@ where
 
     /// Moves every vertex's B witness by `du` in place (`w = a − b` recomputed): B moved.
     /// Johnson's tables, which depend on the vertices, are the caller's to rebuild.
+    #[inline]
     pub(crate) fn shift_b(&mut self, du: &SVector<T, D>) {
         let bits = self.bits;
         for (i, p) in self.pts.as_mut().iter_mut().enumerate() {

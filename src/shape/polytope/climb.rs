@@ -253,11 +253,13 @@ impl<T: Real, const D: usize> Climb<T, D> {
 
 /// Brute force: the index of the point with the largest `dir·p`, the first of equal ones.
 ///
-/// Two passes: the largest value (four lanes of `max`, no branch per point), then the
-/// first point that attains it (one branch, taken once). A single pass that tracks the
-/// index branches on `d > best` at every point, and on the corpus's 3D hulls that branch
-/// was mispredicted about one time in eleven (docs/PERFORMANCE.md §2.12). Both passes
-/// compute the same products in the same order, so the value found is attained exactly.
+/// One pass over four lanes, each keeping its largest value and that value's index as
+/// selects (`max` and a conditional move: no branch per point), then the lanes merged (the
+/// smaller index on equal values). A scan that branches on `d > best` at every point was
+/// mispredicted about one time in eleven on the corpus's 3D hulls (docs/PERFORMANCE.md
+/// §2.12); the earlier second pass, which looked for the first point attaining the largest
+/// value, read half the points again (docs/PERFORMANCE.md §2.8). Within a lane the strict
+/// `>` keeps the first of equal values, so the answer is the one-pass scan's.
 #[inline]
 pub(super) fn brute_force<T: Real, const D: usize>(
     points: &[Point<T, D>],
@@ -275,23 +277,31 @@ pub(super) fn brute_force<T: Real, const D: usize>(
         dot(&first[2]),
         dot(&first[3]),
     ];
+    let mut arg = [0, 1, 2, 3];
+    let mut base = LANES;
     for chunk in &mut chunks {
         for l in 0..LANES {
             let d = dot(&chunk[l]);
-            // `max` as a select. A NaN direction makes every value NaN: no `>` holds,
-            // no value equals `best` below, and the answer is 0, as the one-pass scan's.
-            top[l] = if d > top[l] { d } else { top[l] };
+            // Selects: a NaN direction makes every value NaN, no `>` holds and the answer
+            // is 0, as the one-pass scan's.
+            let up = d > top[l];
+            top[l] = if up { d } else { top[l] };
+            arg[l] = if up { base + l } else { arg[l] };
+        }
+        base += LANES;
+    }
+    let (mut best, mut at) = (top[0], arg[0]);
+    for l in 1..LANES {
+        let up = top[l] > best || (top[l] == best && arg[l] < at);
+        (best, at) = if up { (top[l], arg[l]) } else { (best, at) };
+    }
+    for (k, p) in chunks.remainder().iter().enumerate() {
+        let d = dot(p);
+        if d > best {
+            (best, at) = (d, base + k);
         }
     }
-    let mut best = top[0];
-    for &t in &top[1..] {
-        best = if t > best { t } else { best };
-    }
-    for &p in chunks.remainder() {
-        let d = dot(&p);
-        best = if d > best { d } else { best };
-    }
-    points.iter().position(|p| dot(p) == best).unwrap_or(0)
+    at
 }
 
 /// The index of the first point of `points` with the largest `dir·p`, in one pass.
