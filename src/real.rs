@@ -40,7 +40,9 @@ pub(crate) fn sqrt0<T: Real>(x: T) -> T {
 
 /// The Euclidean norm, accurate for short vectors in fixed-point too: below 1 the squares
 /// of fixed-point components lose their digits, so the vector is first divided by its
-/// largest component (‖v‖ = m·‖v/m‖).
+/// largest component (‖v‖ = m·‖v/m‖). Floats whose squares are subnormal (below
+/// [`norm_square_floor`]) get a length accurate only to the smallest subnormal, far below
+/// any band; [`normalize`] scales them.
 #[inline]
 #[must_use]
 pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
@@ -55,21 +57,36 @@ pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
     m * sqrt0((v / m).norm_squared())
 }
 
+/// The smallest `‖v‖²` whose float square terms that matter (those above `ε·‖v‖²`) are
+/// normal numbers: the smallest normal over `ε` (`tolerance::range`).
+#[inline]
+fn norm_square_floor<T: Real>() -> T {
+    use crate::tolerance::range;
+    let coarse = T::default_epsilon() > lit(range::COARSE_EPSILON);
+    lit(if coarse {
+        range::NORM_SQUARE_FLOOR_F32
+    } else {
+        range::NORM_SQUARE_FLOOR_F64
+    })
+}
+
 /// `v / ‖v‖`, or `None` when `v` is zero or not finite.
 ///
 /// Fixed-point normalises `v / |v|∞` instead: the norm of a short vector (3e-4 has ~5000
 /// ulps in I40F24) carries 2e-4 of relative error into every component, while the scaled
 /// vector's components are ≤ 1 at full precision and its norm lies in `[1, √D]`. Floats
-/// take the same path when `‖v‖²` overflows or underflows (components beyond ~1e154 or
-/// below ~1e-154 in f64): a finite non-zero `v` always has a direction (a scaled ball's
-/// support along it used to fall back to the centre).
+/// take the same path when `‖v‖²` overflows or is subnormal (components beyond ~1e154 or
+/// below ~1e-146 in f64, ~1e-16 in f32): a finite non-zero `v` always has a direction (a
+/// scaled ball's support along it used to fall back to the centre), and a unit one (an f32
+/// cross product of a needle's edges, components 3e-23, squared to 1e-45: its "unit"
+/// normal was 0.95 long, and EPA converged along a direction 45° off a flat `A − B`).
 #[inline]
 #[must_use]
 pub fn normalize<T: Real, const D: usize>(v: &SVector<T, D>) -> Option<Unit<SVector<T, D>>> {
     if !is_fixed::<T>() {
-        let n = norm(v);
-        if n > T::zero() && n.is_finite() {
-            return Some(Unit::new_unchecked(v / n));
+        let vv = v.norm_squared();
+        if vv >= norm_square_floor::<T>() && vv.is_finite() {
+            return Some(Unit::new_unchecked(v / vv.sqrt()));
         }
         if !all_finite(v) {
             return None;
@@ -169,5 +186,18 @@ mod tests {
         let v = Vector3::new(3.0, 4.0, 0.0);
         assert_eq!(norm(&v), 5.0);
         assert!(normalize(&Vector3::<f64>::zeros()).is_none());
+    }
+
+    /// Float vectors whose squares are subnormal (an f32 needle face's cross product):
+    /// the unit direction keeps its digits.
+    #[test]
+    fn norm_of_a_vector_with_subnormal_squares() {
+        let v = Vector3::new(0.0f32, -1.9e-23, 4.0e-24);
+        let exact = (1.9e-23f64.powi(2) + 4.0e-24f64.powi(2)).sqrt();
+        let u = normalize(&v).unwrap();
+        assert!((u.norm() - 1.0).abs() < 1e-6, "|u| = {}", u.norm());
+        assert!((f64::from(u.y) + 1.9e-23 / exact).abs() < 1e-6, "{u:?}");
+        let w = Vector3::new(3e-160f64, 4e-160, 0.0);
+        assert!((normalize(&w).unwrap().x - 0.6).abs() < 1e-15);
     }
 }

@@ -424,6 +424,12 @@ pub(crate) mod range {
     pub(crate) const SQUARE_FLOOR_F32: f64 = 1e-12;
     /// The same for f64.
     pub(crate) const SQUARE_FLOOR_F64: f64 = 1e-138;
+    /// `‖v‖²` below this takes the scaled path in `real::normalize`: the smallest normal
+    /// over `ε`, so that every square term above `ε·‖v‖²` is a normal number. f32
+    /// (`1.18e-38 / 1.19e-7`).
+    pub(crate) const NORM_SQUARE_FLOOR_F32: f64 = 1e-31;
+    /// The same for f64 (`2.2e-308 / 2.2e-16`).
+    pub(crate) const NORM_SQUARE_FLOOR_F64: f64 = 1e-291;
     /// An epsilon above this is f32's (or coarser): [`SQUARE_FLOOR_F32`] applies.
     pub(crate) const COARSE_EPSILON: f64 = 1e-10;
     /// Floats: the signed volumes (degree 3) are formed as they are for a simplex whose

@@ -2071,3 +2071,169 @@ fn rounded_cores_apart_at_a_loose_gap_cover_their_witnesses<T: Real>() {
     }
 }
 scalar_cases!(rounded_cores_apart_at_a_loose_gap_cover_their_witnesses);
+
+// --------------------------- EPA's seed on a small A − B (fixed-point flatness underflow)
+
+/// The hull of two concentric balls of radii `r₁ > r₂` has a ball of radius `r₁ − r₂` as
+/// its core; against a concentric ball the cores overlap by `r₁ − r₂`. EPA's seed tested
+/// each candidate simplex for flatness with products of degree `D + 1` of its edges, which
+/// for an `A − B` 0.0036 across fell below one FixedI40F24 ulp on both sides (`2.3e-8`
+/// against `3.8e-11`, both 0): every simplex was flat, the contact `Touching` at `−(r₁ +
+/// r₂ + r)` with bounds 6e-6 wide that excluded the truth (`cargo fuzz`, `manifold_2d` and
+/// `manifold_3d`, all 530 artifacts of the 900 s runs at 6c672be). The vertices are now
+/// scaled by a power of two near unit size before the test. Every scalar: the truth
+/// inside the bounds.
+fn epa_seed_flatness_keeps_its_digits_on_a_small_core<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    let mut rng = Rng(530);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 12 } else { 60 };
+    for i in 0..n {
+        let r2 = rng.uniform(0.03, 0.3);
+        let r1 = r2 * rng.uniform(1.01, 1.1);
+        let rb = rng.uniform(0.03, 0.3);
+        let t: SVector<f64, D> = rng.vector(-2.0, 2.0);
+        let (pose, _) = translation::<T, D>(&t);
+        let a = convex_proximity::shape::Hull::new(Ball::new(lit::<T>(r1)), Ball::new(lit(r2)));
+        let b = Ball::new(lit::<T>(rb));
+        let c = query::contact(&pose, &a, &pose, &b, &tol::<T>()).expect("valid input");
+        let truth = -(round::<T>(r1) + round::<T>(rb));
+        assert!(
+            f(c.lower_bound) <= truth + acc && f(c.upper_bound) >= truth - acc,
+            "case {i}: truth {truth} outside {c:?}"
+        );
+    }
+}
+cases!(epa_seed_flatness_keeps_its_digits_on_a_small_core, [2 => d2, 3 => d3]);
+
+/// The first `manifold_3d` artifact as it decoded (FixedI40F24; every scalar here).
+fn epa_seed_flatness_reproduction<T: Real>() {
+    let m = Matrix3::new(
+        1.0,
+        -1.2246467991473535e-16,
+        -1.224646799147353e-16,
+        1.2246467991473532e-16,
+        1.0,
+        -1.2246467991473535e-16,
+        1.2246467991473532e-16,
+        1.2246467991473532e-16,
+        1.0,
+    );
+    let pose = Isometry::from_parts(
+        Translation3::new(lit::<T>(-2.0), lit(-2.0), lit(-2.0)),
+        Rotation3::from_matrix_unchecked(m.map(lit::<T>)),
+    );
+    let a = convex_proximity::shape::Rounded::new(
+        convex_proximity::shape::Hull::new(
+            Ball::new(lit::<T>(0.057468528267338066)),
+            Ball::new(lit(0.05)),
+        ),
+        lit(0.05),
+    );
+    let b = Ball::new(lit::<T>(0.05));
+    let c = query::contact(&pose, &a, &pose, &b, &tol::<T>()).expect("valid input");
+    let truth = -(round::<T>(0.057468528267338066) + round::<T>(0.05) + round::<T>(0.05));
+    let acc = accuracy::<T>(4.0) * 4.0;
+    assert!(
+        f(c.lower_bound) <= truth + acc && f(c.upper_bound) >= truth - acc,
+        "truth {truth} outside {c:?}"
+    );
+}
+scalar_cases!(epa_seed_flatness_reproduction);
+
+// ------------------------- a flat A − B whose support points include a noise edge (3D)
+
+/// A ball centred on a flat disc (a cylinder or cone of height 0) under a rotation: `A − B`
+/// is the disc, flat, and the contact is touching across it, depth `r`, normal the disc's
+/// axis. GJK's two support points along `±x` came back 3e-23 apart in f32 (the rotation's
+/// 1e-16 off-diagonal terms), and that noise edge made EPA's seed tetrahedron look thick
+/// (its flatness measured over the facet opposite the shortest edge), its span normal a
+/// direction of the disc, and its needle face's normal, squared to 1e-45, 0.95 long:
+/// EPA converged along a normal 45° off the axis (f32, witnesses 1.3 apart) or with
+/// witnesses 6e-3 off `separation · normal` (f64) (`cargo fuzz`, `query_3d`). Fixed by
+/// the flatness over the largest facet, a span that ignores edges below the rounding, a
+/// norm that scales subnormal squares, and no closest-point normal at depth 0.
+fn ball_on_a_flat_disc_touches_along_its_axis<T: Real>() {
+    let mut rng = Rng(23);
+    let acc = accuracy::<T>(4.0) * 4.0;
+    let n = if cfg!(debug_assertions) { 40 } else { 400 };
+    for i in 0..n {
+        let r = rng.uniform(0.03, 0.3);
+        let disc = rng.uniform(0.03, 2.0);
+        let (pa, _) = random_pose::<T, 3>(&mut rng, 2.0);
+        // B centred where A is, in another orientation; every fourth case with the
+        // axis-aligned rotation and its 1e-16 terms (the artifacts' poses).
+        let (rb, rb64) = if i % 4 == 0 {
+            let m = Matrix3::new(
+                1.0,
+                -1.2246467991473535e-16,
+                -1.224646799147353e-16,
+                1.2246467991473532e-16,
+                1.0,
+                -1.2246467991473535e-16,
+                1.2246467991473532e-16,
+                1.2246467991473532e-16,
+                1.0,
+            );
+            (Rotation3::from_matrix_unchecked(m.map(lit::<T>)), m)
+        } else {
+            let m = rotation::<3>(&mut rng);
+            (Rotation3::from_matrix_unchecked(m.map(lit::<T>)), m)
+        };
+        let pb = Isometry::from_parts(pa.translation, rb);
+        let a = Ball::new(lit::<T>(r));
+        let c = if i % 2 == 0 {
+            let b = Cylinder::new(T::zero(), lit::<T>(disc));
+            query::contact(&pa, &a, &pb, &b, &tol::<T>())
+        } else {
+            let b = Cone::new(T::zero(), lit::<T>(disc));
+            query::contact(&pa, &a, &pb, &b, &tol::<T>())
+        }
+        .expect("valid input");
+        let axis = rb64 * Vector3::y();
+        let n = back(&c.normal.into_inner());
+        assert!(
+            (f(c.separation) + round::<T>(r)).abs() <= acc
+                && n.dot(&axis).abs() >= 1.0 - 1e-3
+                && witness_gap(&c) <= acc + f(c.upper_bound - c.lower_bound),
+            "case {i}: {c:?}, axis {axis}"
+        );
+    }
+}
+scalar_cases!(ball_on_a_flat_disc_touches_along_its_axis);
+
+// --------------------------------------- 3D hull: every vertex against every triangle
+
+/// The `polytope` artifact's needle: 39 points within 1.0e-12 of the line through
+/// ±(1, 0.5, 0.5). Quickhull's triangulation passed every local test (twin links, no
+/// reflex edge, the centroid behind every triangle, Euler) and had a triangle 1e-12
+/// across with the needle's end 0.10 in front of it; the global check covered only the
+/// points that are not vertices. It now covers every point (clouds of at most 2¹⁶
+/// point–triangle pairs), so such a mesh fails and is rebuilt at coarser tolerances.
+#[test]
+fn hull_check_covers_its_vertices_reproduction() {
+    let pts: Vec<Point3<f64>> = include_str!("data/needle_cloud.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<f64> = l
+                .split_whitespace()
+                .map(|x| x.parse().expect("number"))
+                .collect();
+            Point3::new(v[0], v[1], v[2])
+        })
+        .collect();
+    assert_eq!(pts.len(), 39);
+    let poly = Polytope::try_new(pts.clone()).expect("a hull");
+    // docs/hull.md §4: at most 1024 · 256 · 16 ε s in front of a face.
+    let bound = 1024.0 * 256.0 * 16.0 * f64::EPSILON * 4.0;
+    for face in poly.faces() {
+        let n = face.normal().into_inner();
+        let off = n.dot(&pts[face.vertex_indices()[0]].coords);
+        for q in &pts {
+            assert!(n.dot(&q.coords) - off <= bound, "{q} in front of {face:?}");
+        }
+    }
+}

@@ -263,6 +263,16 @@ pub(crate) fn coords<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> T {
     })
 }
 
+/// The power of two that brings the largest coordinate of the points of `A − B` near 1
+/// ([`crate::linalg::pow2_scale`]: fixed-point below 1/2, floats outside `[2⁻³⁰, 2³⁰]`), so
+/// that [`around_origin`]'s products keep their digits; exact.
+fn w_scale<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> T {
+    crate::linalg::pow2_scale(
+        pts.iter()
+            .fold(T::zero(), |m, p| crate::real::amax_from(m, &p.w)),
+    )
+}
+
 /// [`around_origin`]'s measures of a simplex around the origin.
 #[derive(Clone, Copy, Debug)]
 struct Enclosure<T> {
@@ -275,26 +285,36 @@ struct Enclosure<T> {
 /// The barycentric coordinates' minimum and the volume measure `|det(yᵢ − y₀)|` of the
 /// simplex `pts[idx]` (`D + 1` points) around the origin ([`Enclosure`]); `None` when it is flat — no
 /// thicker than `thick`, the rounding of its vertices (its volume below
-/// `thick · Π‖yᵢ − y₀‖ / max‖yᵢ − y₀‖`; fixed-point made identical capsules' segment
-/// difference a sliver) — or the origin is far outside.
+/// `thick · max‖yᵢ − y₀‖^(D − 1)`, at most its height over its largest facet; fixed-point
+/// made identical capsules' segment difference a sliver) — or the origin is far outside.
+/// The height over the largest facet, not over the one opposite the shortest edge: an
+/// edge of rounding noise (two support points 3e-23 apart, f32, on a flat disc) points
+/// anywhere, and the triangle it spans with a real edge looked thick.
+///
+/// The vertices are multiplied by the power of two `k` ([`w_scale`]; `thick` too, the
+/// volume is that of the scaled simplex): the test compares products of degree `D + 1`,
+/// which for a small `A − B` fall below one fixed-point ulp (a simplex 0.0036 across, 2D:
+/// `2.3e-8` against `3.8e-11`, both 0 in FixedI40F24, so every simplex was flat and a
+/// core overlapping by 0.0018 was answered touching).
 fn around_origin<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     idx: &[usize],
     thick: T,
+    k: T,
 ) -> Option<Enclosure<T>> {
-    let y0 = pts[idx[0]].w;
+    let thick = thick * k;
+    let y0 = pts[idx[0]].w * k;
     let mut m = nalgebra::SMatrix::<T, D, D>::zeros();
-    let (mut edges, mut longest) = (T::one(), T::zero());
+    let mut longest = T::zero();
     for (c, &i) in idx[1..].iter().enumerate() {
-        let e = pts[i].w - y0;
-        let len = crate::real::norm(&e);
-        edges *= len;
-        longest = longest.max(len);
+        let e = pts[i].w * k - y0;
+        longest = longest.max(crate::real::norm(&e));
         m.set_column(c, &e);
     }
     let solved = crate::linalg::solve_pivoted(m, -y0)?;
     let (mu, det) = (solved.x, solved.abs_det);
-    if !(longest > T::zero()) || det * longest <= thick * edges {
+    let facet = (1..D).fold(T::one(), |f, _| f * longest);
+    if !(longest > T::zero()) || det <= thick * facet {
         return None;
     }
     let rest = T::one() - mu.sum();
@@ -338,7 +358,7 @@ where
     let inside = |m: T| m >= -r.barycentric(D);
     if pts.len() == D + 1 {
         let all: [usize; crate::MAX_DIM + 1] = core::array::from_fn(|i| i);
-        if let Some(e) = around_origin(pts, &all[..D + 1], r.flat(coords(pts), D))
+        if let Some(e) = around_origin(pts, &all[..D + 1], r.flat(coords(pts), D), w_scale(pts))
             && inside(e.min_barycentric)
             && e.volume > T::zero()
         {
@@ -382,7 +402,7 @@ where
                 Grown::Touching(n, p) => Seed::Flat(touching(&p, n, iterations)),
             });
         }
-        let n = span_normal(pts);
+        let n = span_normal(pts, r.flat(coords(pts), D));
         let band = r.residual(coords(pts), D);
         let (up, down) = (
             support(a, b, &n, limit)?,
@@ -504,9 +524,9 @@ fn largest_simplex<T: Real, const D: usize>(
     }
     let mut best: Option<([usize; crate::MAX_DIM + 1], T)> = None;
     let r = Rounding::of(tol);
-    let thick = r.flat(coords(pts), D);
+    let (thick, scale) = (r.flat(coords(pts), D), w_scale(pts));
     loop {
-        if let Some(e) = around_origin(pts, &idx[..k], thick)
+        if let Some(e) = around_origin(pts, &idx[..k], thick, scale)
             && (!around || e.min_barycentric >= -r.barycentric(D))
             && e.volume > best.as_ref().map_or(T::zero(), |b| b.1)
         {
@@ -526,7 +546,13 @@ fn largest_simplex<T: Real, const D: usize>(
 
 /// A unit normal of the affine span of `pts` (which spans less than `D` dimensions): the
 /// axis with the largest component off the span (Gram–Schmidt on the edges from `pts[0]`).
-fn span_normal<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Unit<SVector<T, D>> {
+/// An edge's part off the span so far counts only beyond `thick`, the vertices' rounding:
+/// below it its direction is noise (f32: two support points 3e-23 apart on a flat disc
+/// made the disc's own normal a direction of its span).
+fn span_normal<T: Real, const D: usize>(
+    pts: &[SupportPoint<T, D>],
+    thick: T,
+) -> Unit<SVector<T, D>> {
     let eps = T::default_epsilon();
     let mut basis: [SVector<T, D>; crate::MAX_DIM] = [SVector::zeros(); crate::MAX_DIM];
     let mut m = 0;
@@ -538,6 +564,7 @@ fn span_normal<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Unit<SVec
         }
         if m < D
             && e.norm_squared() > eps * size
+            && crate::real::norm(&e) > thick
             && let Some(u) = normalize(&e)
         {
             basis[m] = u.into_inner();
@@ -579,7 +606,7 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let mut normal = span_normal(pts);
+    let mut normal = span_normal(pts, Rounding::of(tol).flat(coords(pts), D));
     if normal.dot(&(b.center() - a.center())) < T::zero() {
         normal = -normal;
     }

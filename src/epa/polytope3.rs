@@ -478,13 +478,16 @@ impl<T: Real> Polytope3<T> {
         // projection lies outside every face the walk reached (its weights extrapolate)
         // and the closest point's normal is the face's to rounding ([`needle_tilt_ok`]).
         let outside = stable.is_none() && at.lambda.iter().any(|x| *x < T::zero());
+        // The closest point's direction only where the depth is beyond the rounding
+        // ([`wide_face_normal`]): at depth 0 it is the direction of a point a few ulps
+        // from the origin (f32: a flat `A − B`, EPA's last face a needle, a normal 45°
+        // off and witnesses 1.3 apart where the depth was 0).
+        let m = y.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+        let deep = lower > r.band(m);
         let candidates = if crate::real::is_fixed::<T>() {
             let wide = wide_weights(&y);
-            // The closest point's direction only where the depth is beyond the rounding
-            // ([`wide_face_normal`]); with the same weights always the normal of face
-            // `f` (whose support closed the gap; the walk's face holds only its foot)
-            // computed in `f64`.
-            let m = y.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
+            // With the same weights always the normal of face `f` (whose support closed
+            // the gap; the walk's face holds only its foot) computed in `f64`.
             let own_face = face.v.map(|i| self.verts[i as usize].w);
             let on_f = wide.and_then(|w| {
                 Some(Weights {
@@ -492,8 +495,8 @@ impl<T: Real> Polytope3<T> {
                     ..w
                 })
             });
-            [wide.filter(|_| lower > r.band(m)), on_f]
-        } else if outside {
+            [wide.filter(|_| deep), on_f]
+        } else if outside && deep {
             [
                 wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.normal)),
                 None,
