@@ -191,7 +191,7 @@ mod tests {
     /// Float vectors whose squares are subnormal (an f32 needle face's cross product):
     /// the unit direction keeps its digits.
     #[test]
-    fn norm_of_a_vector_with_subnormal_squares() {
+    fn normalize_of_a_vector_with_subnormal_squares() {
         let v = Vector3::new(0.0f32, -1.9e-23, 4.0e-24);
         let exact = (1.9e-23f64.powi(2) + 4.0e-24f64.powi(2)).sqrt();
         let u = normalize(&v).unwrap();

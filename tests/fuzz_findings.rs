@@ -2074,6 +2074,17 @@ scalar_cases!(rounded_cores_apart_at_a_loose_gap_cover_their_witnesses);
 
 // --------------------------- EPA's seed on a small A − B (fixed-point flatness underflow)
 
+/// The rotation the fuzz harness builds for a zero angle, as the artifacts printed it:
+/// the identity with 1e-16 off-diagonal terms.
+fn artifact_rotation() -> Matrix3<f64> {
+    let (a, b, c) = (
+        1.2246467991473532e-16,
+        -1.2246467991473535e-16,
+        -1.224646799147353e-16,
+    );
+    Matrix3::new(1.0, b, c, a, 1.0, b, a, a, 1.0)
+}
+
 /// The hull of two concentric balls of radii `r₁ > r₂` has a ball of radius `r₁ − r₂` as
 /// its core; against a concentric ball the cores overlap by `r₁ − r₂`. EPA's seed tested
 /// each candidate simplex for flatness with products of degree `D + 1` of its edges, which
@@ -2110,17 +2121,7 @@ cases!(epa_seed_flatness_keeps_its_digits_on_a_small_core, [2 => d2, 3 => d3]);
 
 /// The first `manifold_3d` artifact as it decoded (FixedI40F24; every scalar here).
 fn epa_seed_flatness_reproduction<T: Real>() {
-    let m = Matrix3::new(
-        1.0,
-        -1.2246467991473535e-16,
-        -1.224646799147353e-16,
-        1.2246467991473532e-16,
-        1.0,
-        -1.2246467991473535e-16,
-        1.2246467991473532e-16,
-        1.2246467991473532e-16,
-        1.0,
-    );
+    let m = artifact_rotation();
     let pose = Isometry::from_parts(
         Translation3::new(lit::<T>(-2.0), lit(-2.0), lit(-2.0)),
         Rotation3::from_matrix_unchecked(m.map(lit::<T>)),
@@ -2166,17 +2167,7 @@ fn ball_on_a_flat_disc_touches_along_its_axis<T: Real>() {
         // B centred where A is, in another orientation; every fourth case with the
         // axis-aligned rotation and its 1e-16 terms (the artifacts' poses).
         let (rb, rb64) = if i % 4 == 0 {
-            let m = Matrix3::new(
-                1.0,
-                -1.2246467991473535e-16,
-                -1.224646799147353e-16,
-                1.2246467991473532e-16,
-                1.0,
-                -1.2246467991473535e-16,
-                1.2246467991473532e-16,
-                1.2246467991473532e-16,
-                1.0,
-            );
+            let m = artifact_rotation();
             (Rotation3::from_matrix_unchecked(m.map(lit::<T>)), m)
         } else {
             let m = rotation::<3>(&mut rng);
@@ -2236,4 +2227,22 @@ fn hull_check_covers_its_vertices_reproduction() {
             assert!(n.dot(&q.coords) - off <= bound, "{q} in front of {face:?}");
         }
     }
+}
+
+/// The harness's SAT oracle on two overlapping collinear clouds in 3D (the generator's
+/// `p[k] = 0.3 p[0]`): their depth is 0 along any normal of the line, which facets and edge
+/// cross products do not give (it answered 0.52 before the principal axes of `A − B`).
+#[test]
+fn sat_oracle_of_collinear_clouds_is_zero() {
+    let line = |xs: &[f64]| -> Vec<Point3<f64>> {
+        xs.iter()
+            .map(|&x| Point3::new(x, 0.3 * x, 0.3 * x))
+            .collect()
+    };
+    let (a, b) = (line(&[-1.0, 0.74, -0.99]), line(&[-1.0, 0.83, -0.2]));
+    let depth = sat_depth(&a, &b, 1.0).depth;
+    assert!(depth.abs() < 1e-12, "depth {depth}");
+    // Apart along the line: SAT still finds the gap (negative overlap).
+    let c = line(&[1.0, 1.5]);
+    assert!(sat_depth(&a, &c, 1.0).depth < -0.2);
 }
