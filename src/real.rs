@@ -40,9 +40,9 @@ pub(crate) fn sqrt0<T: Real>(x: T) -> T {
 
 /// The Euclidean norm, accurate for short vectors in fixed-point too: below 1 the squares
 /// of fixed-point components lose their digits, so the vector is first divided by its
-/// largest component (‖v‖ = m·‖v/m‖). Floats whose squares are subnormal (below
-/// [`norm_square_floor`]) get a length accurate only to the smallest subnormal, far below
-/// any band; [`normalize`] scales them.
+/// largest component (‖v‖ = m·‖v/m‖). Floats whose squares are subnormal (`‖v‖²` below
+/// the smallest normal over `ε`) get a length accurate only to the smallest subnormal, far
+/// below any band; [`normalize`] scales them.
 #[inline]
 #[must_use]
 pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
