@@ -12,8 +12,8 @@ use convex_proximity::{
     epa::ContactDim,
     lit, query,
     shape::{
-        Ball, Cone, Cuboid, Cylinder, MinkowskiSum, Polytope, Segment, Shape, SupportMap,
-        Transformed,
+        Ball, Cone, Cuboid, Cylinder, Hull, MinkowskiSum, PointShape, Polytope, Rounded, Segment,
+        Shape, SupportMap, Transformed,
     },
 };
 use nalgebra::{
@@ -2246,3 +2246,54 @@ fn sat_oracle_of_collinear_clouds_is_zero() {
     let c = line(&[1.0, 1.5]);
     assert!(sat_depth(&a, &c, 1.0).depth < -0.2);
 }
+
+// --------------------------- EPA's seed on a needle around the origin (hull of a ball)
+
+/// The fuzz artifact of `manifold_3d` (FixedI40F24, docs/testing.md §3): a ball of radius
+/// 0.05 at the centre of the hull of a ball of radius `r` and a rounded point, core `A − B`
+/// the hull of a ball of radius `r − 0.05` and a point 1.7 away. Three mechanisms:
+/// the seed measured the needle simplices' largest facet as the longest edge squared (3
+/// where the faces measured 0.004), so they were flat in fixed-point and the contact was
+/// `Touching` 0.0018 too shallow, its bounds excluding the truth; with a core ball of
+/// radius 1e-4 the determinants fall below one ulp, and the seed's rounds ended "flat"
+/// without the probes' proof; and at the cap EPA finished on the facet that set the upper
+/// bound (10 of 1024 iterations in, 0.0010 deep) and the contact kept GJK's `‖v‖ − margin`
+/// above, bounds 1.7e-3 wide where the polytope had proven 3.7e-9 (f64).
+fn needle_seed_around_the_origin_bounds_the_depth<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::Dim + ContactDim<T, D>,
+{
+    let far = Point::<T, D>::from(SVector::repeat(-T::one()));
+    let pose = Isometry::from_parts(
+        Translation::from(SVector::<T, D>::repeat(lit(-2.0))),
+        <Rotation<T, D>>::identity(),
+    );
+    let b = Ball::new(lit::<T>(0.05));
+    for r in [0.0501, 0.051, 0.05175555046921493, 0.052, 0.06, 0.1] {
+        let a = Hull::new(
+            Ball::new(lit::<T>(r)),
+            Rounded::new(PointShape::new(far), lit::<T>(0.05)),
+        );
+        let c = query::contact(&pose, &a, &pose, &b, &tol::<T>()).expect("valid input");
+        let truth = -(f(lit::<T>(r)) + f(lit::<T>(0.05)));
+        let slack = accuracy::<T>(1.0);
+        assert!(
+            f(c.lower_bound) <= truth + slack && truth - slack <= f(c.upper_bound),
+            "r {r}: truth {truth} outside the bounds: {c:?}"
+        );
+        assert!(
+            f(c.lower_bound) <= f(c.separation) && f(c.separation) <= f(c.upper_bound),
+            "r {r}: {c:?}"
+        );
+        // f64 reaches the cap (1024 supports on the core ball) with the bounds within 1 %
+        // of its radius (they were the whole radius).
+        if core::any::type_name::<T>() == "f64" {
+            let width = f(c.upper_bound) - f(c.lower_bound);
+            assert!(
+                width <= 0.01 * (r - 0.05),
+                "r {r}: bounds {width} wide: {c:?}"
+            );
+        }
+    }
+}
+cases!(needle_seed_around_the_origin_bounds_the_depth, [2 => d2, 3 => d3]);

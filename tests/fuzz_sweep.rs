@@ -129,9 +129,12 @@ fn polytope_try_new() {
     sweep("polytope 3d f32", harness::run_polytope::<f32, 3>, None);
 }
 
-/// Prints what a fuzz artifact decodes to: `FUZZ_REPLAY=path FUZZ_DIM=2|3 cargo test
+/// Prints what a fuzz artifact decodes to, and the verdict of the harness on it:
+/// `FUZZ_REPLAY=path FUZZ_DIM=2|3 [FUZZ_MANIFOLD=1] cargo test --release --features fixed
 /// --test fuzz_sweep replay -- --ignored --nocapture` (the file's first byte picks the
-/// scalar: 0 f64, 1 f32, 2 FixedI40F24, modulo 3).
+/// scalar: 0 f64, 1 f32, 2 FixedI40F24, modulo 3; `FUZZ_MANIFOLD=1` for the `manifold_*`
+/// targets).
+#[cfg(feature = "fixed")]
 #[test]
 #[ignore]
 fn replay() {
@@ -140,14 +143,36 @@ fn replay() {
     };
     let data = std::fs::read(path).expect("artifact");
     let (which, rest) = data.split_first().expect("non-empty");
-    let dim = std::env::var("FUZZ_DIM").unwrap_or_else(|_| "3".into());
+    let manifold = std::env::var("FUZZ_MANIFOLD").is_ok_and(|v| v == "1");
     println!(
         "scalar {}",
         ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]
     );
-    if dim == "2" {
+    if std::env::var("FUZZ_DIM").is_ok_and(|d| d == "2") {
         println!("{}", harness::describe::<2>(rest));
+        println!("verdict {:?}", replay_case::<2>(*which, rest, manifold));
     } else {
         println!("{}", harness::describe::<3>(rest));
+        println!("verdict {:?}", replay_case::<3>(*which, rest, manifold));
+    }
+}
+
+/// The harness's verdict on one case, in the scalar `which` picks.
+#[cfg(feature = "fixed")]
+fn replay_case<const D: usize>(which: u8, rest: &[u8], manifold: bool) -> harness::Verdict
+where
+    Const<D>:
+        convex_proximity::Dim + ContactDim<f64, D> + ContactDim<f32, D> + ContactDim<common::Fx, D>,
+    Cuboid<f64, D>: FeatureMap<f64, D>,
+    Cuboid<f32, D>: FeatureMap<f32, D>,
+    Cuboid<common::Fx, D>: FeatureMap<common::Fx, D>,
+    Polytope<f64, D>: FeatureMap<f64, D>,
+    Polytope<f32, D>: FeatureMap<f32, D>,
+    Polytope<common::Fx, D>: FeatureMap<common::Fx, D>,
+{
+    match which % 3 {
+        0 => harness::run_case::<f64, D>(rest, manifold),
+        1 => harness::run_case::<f32, D>(rest, manifold),
+        _ => harness::run_case::<common::Fx, D>(rest, manifold),
     }
 }

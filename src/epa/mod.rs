@@ -285,8 +285,8 @@ struct Enclosure<T> {
 /// The barycentric coordinates' minimum and the volume measure `|det(yᵢ − y₀)|` of the
 /// simplex `pts[idx]` (`D + 1` points) around the origin ([`Enclosure`]); `None` when it is flat — no
 /// thicker than `thick`, the rounding of its vertices (its volume below
-/// `thick · max‖yᵢ − y₀‖^(D − 1)`, at most its height over its largest facet; fixed-point
-/// made identical capsules' segment difference a sliver) — or the origin is far outside.
+/// `thick ·` [`largest_facet`], its height over its largest facet; fixed-point made
+/// identical capsules' segment difference a sliver) — or the origin is far outside.
 /// The height over the largest facet, not over the one opposite the shortest edge: an
 /// edge of rounding noise (two support points 3e-23 apart, f32, on a flat disc) points
 /// anywhere, and the triangle it spans with a real edge looked thick.
@@ -305,16 +305,13 @@ fn around_origin<T: Real, const D: usize>(
     let thick = thick * k;
     let y0 = pts[idx[0]].w * k;
     let mut m = nalgebra::SMatrix::<T, D, D>::zeros();
-    let mut longest = T::zero();
     for (c, &i) in idx[1..].iter().enumerate() {
-        let e = pts[i].w * k - y0;
-        longest = longest.max(crate::real::norm(&e));
-        m.set_column(c, &e);
+        m.set_column(c, &(pts[i].w * k - y0));
     }
     let solved = crate::linalg::solve_pivoted(m, -y0)?;
     let (mu, det) = (solved.x, solved.abs_det);
-    let facet = (1..D).fold(T::one(), |f, _| f * longest);
-    if !(longest > T::zero()) || det <= thick * facet {
+    let facet = largest_facet(&m);
+    if !(facet > T::zero()) || det <= thick * facet {
         return None;
     }
     let rest = T::one() - mu.sum();
@@ -322,6 +319,46 @@ fn around_origin<T: Real, const D: usize>(
         min_barycentric: mu.min().min(rest),
         volume: det,
     })
+}
+
+/// The measure of the largest facet of the simplex with edges `m`'s columns from one
+/// vertex, in the units of `|det m|` per height (`(D − 1)!` times its area): `D = 2` the
+/// longest of the three edges, `D = 3` the largest cross product of two edges of a face
+/// (four faces). Other `D`: the longest edge from the first vertex to the power `D − 1`,
+/// which overestimates it. The power bound was used for `D = 3` as well, and a needle
+/// simplex around the origin (a point inside the hull of a ball of radius 0.0018 and a
+/// point 1.7 away: faces 0.004 wide, 1.7 long, 0.002 thick) measured `3` where the faces
+/// measured `0.004`, so FixedI40F24's rounding band made it flat and a core overlapping
+/// by 0.0018 was answered touching (fuzz artifact of `manifold_3d`, docs/testing.md §3).
+fn largest_facet<T: Real, const D: usize>(m: &nalgebra::SMatrix<T, D, D>) -> T {
+    let col = |c: usize| -> SVector<T, D> { m.column(c).into_owned() };
+    let cross = |u: &SVector<T, D>, v: &SVector<T, D>| {
+        let c = [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ];
+        crate::real::norm(&nalgebra::Vector3::from(c))
+    };
+    match D {
+        2 => {
+            let (e1, e2) = (col(0), col(1));
+            crate::real::norm(&e1)
+                .max(crate::real::norm(&e2))
+                .max(crate::real::norm(&(e2 - e1)))
+        }
+        3 => {
+            let (e1, e2, e3) = (col(0), col(1), col(2));
+            cross(&e1, &e2)
+                .max(cross(&e1, &e3))
+                .max(cross(&e2, &e3))
+                .max(cross(&(e2 - e1), &(e3 - e1)))
+        }
+        _ => {
+            let longest = (0..D).fold(T::zero(), |l, c| l.max(crate::real::norm(&col(c))));
+            (1..D).fold(T::one(), |f, _| f * longest)
+        }
+    }
 }
 
 /// What EPA starts from: `D + 1` support points around the origin (first in `pts`), or
@@ -366,11 +403,20 @@ where
         }
     }
     let mut iterations = 0;
+    // The smallest support value `n·s(n)` probed: it bounds the depth above.
+    let mut lowest: Option<(T, Unit<SVector<T, D>>)> = None;
+    let mut probe = |n: Unit<SVector<T, D>>, w: &SupportPoint<T, D>| {
+        let h = n.dot(&w.w);
+        if lowest.is_none_or(|(l, _)| h < l) {
+            lowest = Some((h, n));
+        }
+    };
     for k in 0..D {
         for sign in [T::one(), -T::one()] {
             let mut e = SVector::<T, D>::zeros();
             e[k] = sign;
             let w = support(a, b, &e, limit)?;
+            probe(Unit::new_unchecked(e), &w);
             iterations += 1;
             if !pts.iter().any(|p| p.w == w.w) {
                 pts.push(w);
@@ -409,9 +455,10 @@ where
             support(a, b, &-n.into_inner(), limit)?,
         );
         iterations += 2;
+        (probe(n, &up), probe(-n, &down));
         let base = n.dot(&pts[0].w);
         if n.dot(&up.w) - base <= band && base - n.dot(&down.w) <= band {
-            break;
+            return Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)));
         }
         for w in [up, down] {
             if !pts.iter().any(|p| p.w == w.w) {
@@ -419,7 +466,17 @@ where
             }
         }
     }
-    Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)))
+    // Every round found extent, but no simplex with volume beyond the rounding: `A − B` is
+    // thinner than the scalar resolves (FixedI40F24: the hull of a ball of radius 1e-4
+    // and a point 1.7 away, whose simplices' determinants are 3e-8, below one ulp). Not
+    // proven flat: the depth lies between 0 and the smallest support value probed.
+    let mut p = flat(a, b, simplex, tol, pts, iterations);
+    if let Some((h, n)) = lowest
+        && h > p.upper_bound
+    {
+        (p.normal, p.upper_bound, p.termination) = (n, h, Termination::Degenerate);
+    }
+    Ok(Seed::Flat(p))
 }
 
 /// How [`grow`] ended.

@@ -128,12 +128,8 @@ impl<T: Real> Polygon2<T> {
             };
             let lower = dist.max(T::zero());
             let here = self.edge_at(i, n, lower);
-            if iterations >= tol.epa_max_iterations && probed.is_some() {
-                let e = probed.unwrap_or(here);
-                return Ok(e.finish(upper, iterations, Termination::MaxIterations));
-            }
-            // Past the cap only when no edge was probed yet (the seed spent the budget):
-            // without a support the depth has no upper bound.
+            // Past the cap only when the seed spent the budget: without a support the
+            // depth would have no upper bound.
             let w = support(a, b, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
@@ -154,10 +150,6 @@ impl<T: Real> Polygon2<T> {
                     upper: upper.unwrap_or(wd),
                 });
             }
-            if iterations > tol.epa_max_iterations {
-                let e = probed.unwrap_or(here);
-                return Ok(e.finish(upper, iterations, Termination::MaxIterations));
-            }
             m = m.max(super::coords(&[w]));
             // The edge's own support closes the gap, not only the best seen (`upper ≤
             // wd`): an earlier edge's support closed the bounds while this edge's normal
@@ -165,6 +157,16 @@ impl<T: Real> Polygon2<T> {
             // 1.6054 (FixedI40F24, fuzz seed 7972283 of `manifold_2d_fixed`).
             if wd - lower <= tol.epa_rel * wd + r.band(m) {
                 return Ok(self.finish_holding(i, here, upper, iterations, Termination::Converged));
+            }
+            if iterations >= tol.epa_max_iterations {
+                // The edge of the narrower own gap, this one (the best lower bound) or the
+                // one whose support set `upper` (docs/epa.md §1, `MaxIterations`).
+                let (p, u) = (probed.unwrap_or(here), upper.unwrap_or(wd));
+                if u - p.lower < wd - lower {
+                    return Ok(p.finish(Some(u), iterations, Termination::MaxIterations));
+                }
+                let cap = Termination::MaxIterations;
+                return Ok(self.finish_holding(i, here, Some(wd), iterations, cap));
             }
             let j = (i + 1) % self.verts.len();
             if w.w == self.verts[i].w || w.w == self.verts[j].w {

@@ -324,18 +324,8 @@ impl<T: Real> Polytope3<T> {
                 return Ok(self.finish(f, upper, iterations, Termination::NoProgress, &r));
             }
             best = Some(best.map_or(dist, |bd| bd.max(dist)));
-            if iterations >= tol.epa_max_iterations {
-                // This face's support is unknown, so are its witnesses' errors: finish on the
-                // probed face. None yet (the seed spent the budget): probe this one, past
-                // the cap, or the depth would have no upper bound (docs/epa.md §1).
-                if probed.is_none() {
-                    let w = support(a, b, &n, limit)?;
-                    iterations += 1;
-                    (upper, probed) = (Some(n.dot(&w.w)), Some(face));
-                }
-                let f = probed.unwrap_or(face);
-                return Ok(self.finish(f, upper, iterations, Termination::MaxIterations, &r));
-            }
+            // Past the cap only when the seed spent the budget: without a support the
+            // depth would have no upper bound (docs/epa.md §1).
             let w = support(a, b, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
@@ -364,6 +354,18 @@ impl<T: Real> Polytope3<T> {
             // the normal is then one along which the shapes overlap by the depth.
             if wd - lower <= tol.epa_rel * wd + r.band(m) {
                 return Ok(self.finish(face, upper, iterations, Termination::Converged, &r));
+            }
+            if iterations >= tol.epa_max_iterations {
+                // The face of the narrower own gap, this one (the best lower bound) or the
+                // one whose support set `upper` (docs/epa.md §1, `MaxIterations`).
+                let (p, u) = (probed.unwrap_or(face), upper.unwrap_or(wd));
+                let theirs = self.faces[p as usize].dist.max(T::zero());
+                let (f, u) = if u - theirs < wd - lower {
+                    (p, u)
+                } else {
+                    (face, wd)
+                };
+                return Ok(self.finish(f, Some(u), iterations, Termination::MaxIterations, &r));
             }
             if self.faces[face as usize]
                 .v

@@ -215,8 +215,10 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
 /// EPA's penetration of overlapping cores as the [`Contact`] of the shapes: separation
 /// `−(depth + ra + rb)`, each witness moved out by its radius along the normal, the depth's
 /// bounds negated and less the radii. Unless GJK proved the origin inside the cores'
-/// `A − B`, EPA's polytope holds it only up to rounding and GJK's `‖v‖` (a point of
-/// `A − B`) bounds the separation above as well; both bounds are widened by GJK's band.
+/// `A − B`, EPA's polytope holds it only up to rounding: while EPA's lower bound is within
+/// GJK's band, GJK's `‖v‖` (a point of `A − B`) bounds the separation above instead;
+/// beyond it the polytope holds a ball of radius `lower − band` around the origin. Both
+/// bounds are widened by GJK's band.
 pub(super) fn penetrating_cores<T: Real, const D: usize>(
     core: &gjk::Outcome<T, D>,
     p: &epa::Penetration<T, D>,
@@ -226,7 +228,7 @@ pub(super) fn penetrating_cores<T: Real, const D: usize>(
     let margin = ra + rb;
     let n = p.normal.into_inner();
     let mut upper_bound = -(p.lower_bound + margin);
-    if core.termination != Termination::Contained {
+    if core.termination != Termination::Contained && !(p.lower_bound > core.band) {
         upper_bound = upper_bound.max(core.upper - margin);
     }
     upper_bound += core.band;
