@@ -2258,7 +2258,7 @@ fn sat_oracle_of_collinear_clouds_is_zero() {
 /// radius 1e-4 the determinants fall below one ulp, and the seed's rounds ended "flat"
 /// without the probes' proof; and at the cap EPA finished on the facet that set the upper
 /// bound (10 of 1024 iterations in, 0.0010 deep) and the contact kept GJK's `‖v‖ − margin`
-/// above, bounds 1.7e-3 wide where the polytope had proven 3.7e-9 (f64).
+/// above, bounds 1.8e-3 wide where the polytope had proven 3.7e-6 (f64).
 fn needle_seed_around_the_origin_bounds_the_depth<T: Real, const D: usize>()
 where
     Const<D>: convex_proximity::Dim + ContactDim<T, D>,
