@@ -469,12 +469,14 @@ where
     // Every round found extent, but no simplex with volume beyond the rounding: `A − B` is
     // thinner than the scalar resolves (FixedI40F24: the hull of a ball of radius 1e-4
     // and a point 1.7 away, whose simplices' determinants are 3e-8, below one ulp). Not
-    // proven flat: the depth lies between 0 and the smallest support value probed.
+    // proven flat: the depth lies between 0 and the smallest support value probed. Still
+    // `Touching` (the origin on or outside what EPA found; `query::contact` reconciles it
+    // with GJK's pair), its upper bound beyond the band saying it was not proven.
     let mut p = flat(a, b, simplex, tol, pts, iterations);
     if let Some((h, n)) = lowest
         && h > p.upper_bound
     {
-        (p.normal, p.upper_bound, p.termination) = (n, h, Termination::Degenerate);
+        (p.normal, p.upper_bound) = (n, h);
     }
     Ok(Seed::Flat(p))
 }

@@ -206,6 +206,9 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
         iterations: iterations + p.iterations,
         termination: if gap > T::zero() && !termination.is_converged() {
             termination
+        } else if p.upper_bound > band {
+            // EPA's seed did not prove the cores touch (`epa::seed`'s rounds ran out).
+            Termination::Degenerate
         } else {
             p.termination
         },
