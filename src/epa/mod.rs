@@ -455,7 +455,8 @@ where
             support(a, b, &-n.into_inner(), limit)?,
         );
         iterations += 2;
-        (probe(n, &up), probe(-n, &down));
+        probe(n, &up);
+        probe(-n, &down);
         let base = n.dot(&pts[0].w);
         if n.dot(&up.w) - base <= band && base - n.dot(&down.w) <= band {
             return Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)));
