@@ -2297,3 +2297,256 @@ where
     }
 }
 cases!(needle_seed_around_the_origin_bounds_the_depth, [2 => d2, 3 => d3]);
+
+// ------------------------------------- GJK's upper bound on a needle triangle (docs/gjk.md §2.6)
+
+/// Both orders' distances: each upper bound covers its witnesses' separation (a point of
+/// `A − B`), each lower bound stays below it, and the two answers' bounds overlap.
+fn check_honest_distance_both_ways<T: Real, const D: usize, A, B>(
+    what: &str,
+    (pa, a): (&Pose<T, D>, &A),
+    (pb, b): (&Pose<T, D>, &B),
+    slack: f64,
+) where
+    Const<D>: convex_proximity::Dim,
+    A: SupportMap<T, D>,
+    B: SupportMap<T, D>,
+{
+    let d1 = query::distance(pa, a, pb, b, &tol::<T>()).expect("valid input");
+    let d2 = query::distance(pb, b, pa, a, &tol::<T>()).expect("valid input");
+    for d in [&d1, &d2] {
+        let gap = (pback(&d.point_b) - pback(&d.point_a)).norm();
+        assert!(
+            gap <= f(d.upper_bound) + slack && f(d.lower_bound) <= gap + slack,
+            "{what}: witnesses {gap} apart outside the bounds of {d:?}"
+        );
+    }
+    let lo = f(d1.lower_bound).max(f(d2.lower_bound));
+    let hi = f(d1.upper_bound).min(f(d2.upper_bound));
+    assert!(
+        lo <= hi + slack,
+        "{what}: A–B {d1:?} and B–A {d2:?} disagree"
+    );
+}
+
+/// The fuzz artifact (`query_3d`, f64): a segment (a box under a rank-one map) against
+/// the hull of a cone and an ellipsoid. B–A formed a needle triangle (two vertices 7e-8
+/// apart, one 6 away) whose projected origin `p₀` was 2.5e-8 nearer than the lower bound:
+/// bounds [0.1408090951, 0.1408090951] against A–B's proven [0.1408091205, 0.1408091205].
+fn needle_triangle_projection_keeps_the_upper_bound_honest_reproduction<T: Real>() {
+    let m = |c: [f64; 9]| Matrix3::from_column_slice(&c).map(lit::<T>);
+    let a = Hull::new(
+        Cone::new(lit::<T>(0.05), lit(0.08808651865415426)),
+        Transformed::new(
+            Ball::new(lit::<T>(0.05)),
+            m([
+                0.8869135007779037,
+                -0.08804161256811914,
+                -0.10178393257100304,
+                0.018809934562825276,
+                -0.590709785239485,
+                0.6748592359295333,
+                -0.13325719806057576,
+                -0.6693560161932187,
+                -0.5821785766294718,
+            ]),
+            Vector3::repeat(lit::<T>(0.19999999999999996)),
+        ),
+    );
+    let segment = Transformed::new(
+        Cuboid::new(Vector3::repeat(lit::<T>(1.22))),
+        m([0.2999999999999998; 9]),
+        Vector3::repeat(lit::<T>(0.19999999999999996)),
+    );
+    let b = Transformed::new(
+        segment,
+        m([
+            -0.4058823529411766,
+            -1.4875944151979859,
+            -0.40428015564202346,
+            -0.4058823529411766,
+            -0.7380865186541543,
+            -1.4765621423666744,
+            -0.01764705882352935,
+            -0.4083543144884414,
+            -1.4993133440146487,
+        ]),
+        Vector3::new(
+            lit::<T>(-0.2705882352941177),
+            lit(-0.2705882352941177),
+            lit(-0.49205767910276954),
+        ),
+    );
+    let (pa, _) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.2247642068516063e-16,
+            0.999999995403967,
+            9.587526203637209e-5,
+            -1.2245293801860659e-16,
+            -9.587526203637209e-5,
+            0.999999995403967,
+        ],
+        [-2.0; 3],
+    );
+    let (pb, _) = printed_pose::<T>(
+        [
+            1.0,
+            1.2246467991473532e-16,
+            1.2246467991473532e-16,
+            -1.2246467991473535e-16,
+            1.0,
+            1.2246467991473532e-16,
+            -1.224646799147353e-16,
+            -1.2246467991473535e-16,
+            1.0,
+        ],
+        [-2.0; 3],
+    );
+    let slack = accuracy::<T>(1.0) * 1e-3;
+    check_honest_distance_both_ways("reproduction", (&pa, &a), (&pb, &b), slack);
+}
+
+#[test]
+fn needle_triangle_projection_keeps_the_upper_bound_honest_reproduction_all() {
+    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<f32>();
+    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<Fx>();
+}
+
+/// The family: a long segment against an ellipsoid, closest near the segment's middle, so
+/// GJK's last triangles are needles (one segment end, two nearby points of the ellipsoid).
+fn needle_triangle_projection_keeps_the_upper_bound_honest<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::Dim,
+{
+    let mut rng = Rng(2026 + D as u64);
+    let slack = accuracy::<T>(1.0) * 1e-3;
+    for i in 0..2000 {
+        let half = rng.uniform(1.0, 4.0);
+        let mut e = SVector::<f64, D>::zeros();
+        e[0] = half;
+        let segment = Segment::new(p::<T, D>(&Point::from(-e)), p::<T, D>(&Point::from(e)));
+        let ellipsoid = Transformed::new(
+            Ball::new(lit::<T>(rng.uniform(0.02, 0.3))),
+            anisotropic::<D>(&mut rng).map(|x| lit::<T>(x * 0.5)),
+            SVector::zeros(),
+        );
+        let (pa, _) = random_pose::<T, D>(&mut rng, 0.0);
+        // B beside the segment's middle, 0.05–0.5 beyond its reach.
+        let mut off = rng.unit::<D>();
+        off[0] *= 0.2;
+        let at = pa64_apply(&pa, &(off.normalize() * rng.uniform(0.8, 1.5)));
+        let (mut pb, _) = random_pose::<T, D>(&mut rng, 0.0);
+        pb.translation = Translation::from(v::<T, D>(&at));
+        check_honest_distance_both_ways(
+            &format!("case {i}"),
+            (&pa, &segment),
+            (&pb, &ellipsoid),
+            slack,
+        );
+    }
+}
+
+/// `pose · x` in f64.
+fn pa64_apply<T: Real, const D: usize>(pose: &Pose<T, D>, x: &SVector<f64, D>) -> SVector<f64, D> {
+    let r = pose.rotation.matrix().map(f::<T>);
+    r * x + back(&pose.translation.vector)
+}
+
+#[test]
+fn needle_triangle_projection_keeps_the_upper_bound_honest_all() {
+    needle_triangle_projection_keeps_the_upper_bound_honest::<f32, 2>();
+    needle_triangle_projection_keeps_the_upper_bound_honest::<f64, 2>();
+    needle_triangle_projection_keeps_the_upper_bound_honest::<f32, 3>();
+    needle_triangle_projection_keeps_the_upper_bound_honest::<f64, 3>();
+    #[cfg(feature = "fixed")]
+    {
+        needle_triangle_projection_keeps_the_upper_bound_honest::<Fx, 2>();
+        needle_triangle_projection_keeps_the_upper_bound_honest::<Fx, 3>();
+    }
+}
+
+// ---------------------------------- F13: EPA's weights where cores touch on a sliver's edge
+
+/// The `query_3d` fuzz artifact (FixedI40F24): a ball of radius 0.05 centred on the edge
+/// from (−1, −1, −1) to (0.169, 0.169, 0.169) of a hull with a second corner 3e-5 from the
+/// first. The cores touch (depth = the radius); EPA's last face is the sliver, and its
+/// fixed-point projection of the origin put the witnesses 4e-3 off `separation · normal`
+/// (point on A (−1.9975, −1.9975, −1.9975) for the ball's centre (−2, −2, −2)). The weights
+/// of the `f64` closest point now serve at depth 0 too, with the face's normal.
+fn touching_on_a_sliver_edge_keeps_exact_weights_reproduction<T: Real>() {
+    let cloud = [
+        [0.16862745098039222, -0.6516975661860075, 0.8046845197222858],
+        [-0.9999694819562066, -1.0, -1.0],
+        [-1.0, -1.0, -1.0],
+        [-1.0, -1.0, -1.0],
+    ];
+    let poly = Polytope::try_new(
+        cloud
+            .iter()
+            .map(|c| Point3::new(lit::<T>(c[0]), lit(c[1]), lit(c[2])))
+            .collect(),
+    )
+    .expect("a triangle");
+    let q = lit::<T>(0.16862745098039222);
+    let a = Hull::new(
+        Segment::new(
+            Point3::new(lit::<T>(-0.7195391775387198), lit(-0.9843442435339895), q),
+            Point3::new(q, q, q),
+        ),
+        poly,
+    );
+    let b = Ball::new(lit::<T>(0.05));
+    let (pose, _) = printed_pose::<T>([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], [-2.0; 3]);
+    let c = query::contact(&pose, &a, &pose, &b, &tol::<T>()).expect("valid input");
+    let acc = accuracy::<T>(1.0);
+    assert!(witness_gap(&c) <= acc, "{:e}: {c:?}", witness_gap(&c));
+    assert!((f(c.separation) + 0.05).abs() <= acc, "{c:?}");
+    assert!(
+        (pback(&c.point_a) - Point3::new(-2.0, -2.0, -2.0)).amax() <= acc,
+        "{c:?}"
+    );
+}
+
+#[test]
+fn touching_on_a_sliver_edge_keeps_exact_weights_reproduction_all() {
+    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<f32>();
+    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<f64>();
+    #[cfg(feature = "fixed")]
+    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<Fx>();
+}
+
+/// The family, shaped as the artifact: the hull of a segment `[R, Q]` and a cloud `{S, P,
+/// P'}` with `P'` up to 1e-4 from `P`, and a small ball centred on `PQ`, so EPA's last
+/// face can be the sliver `(Q, P', P)` with the origin on its edge, at depth 0.
+fn touching_on_a_sliver_edge_keeps_exact_weights<T: Real>() {
+    let mut rng = Rng(1313);
+    let acc = accuracy::<T>(1.0);
+    for i in 0..4000 {
+        let c: Vec<Vector3<f64>> = (0..4).map(|_| rng.vector::<3>(-1.0, 1.0)).collect();
+        let (q, r, s, p0) = (c[0], c[1], c[2], c[3]);
+        let near = p0 + rng.unit::<3>() * rng.uniform(1e-6, 1e-4);
+        let pt = |x: &Vector3<f64>| p::<T, 3>(&Point3::from(*x));
+        let Ok(cloud) = Polytope::try_new(vec![pt(&s), pt(&near), pt(&p0), pt(&p0)]) else {
+            continue;
+        };
+        let a = Hull::new(Segment::new(pt(&r), pt(&q)), cloud);
+        let centre = p0 + (q - p0) * rng.uniform(0.1, 0.9);
+        let (pa, pa64) = random_pose::<T, 3>(&mut rng, 2.0);
+        let world = pa64.transform_point(&Point3::from(centre));
+        let (mut pb, _) = random_pose::<T, 3>(&mut rng, 0.0);
+        pb.translation = Translation::from(v::<T, 3>(&world.coords));
+        let b = Ball::new(lit::<T>(rng.uniform(0.01, 0.1)));
+        let c = query::contact(&pa, &a, &pb, &b, &tol::<T>()).expect("valid input");
+        assert!(
+            witness_gap(&c) <= acc,
+            "case {i}: witnesses {:e} off: {c:?}",
+            witness_gap(&c)
+        );
+    }
+}
+scalar_cases!(touching_on_a_sliver_edge_keeps_exact_weights);

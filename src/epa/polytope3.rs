@@ -487,20 +487,35 @@ impl<T: Real> Polytope3<T> {
         let m = y.iter().fold(T::zero(), |m, p| m.max(p.w.amax()));
         let deep = lower > r.band(m);
         let candidates = if crate::real::is_fixed::<T>() {
-            let wide = wide_weights(&y);
+            let wide = wide_closest(&y);
             // With the same weights always the normal of face `f` (whose support closed
-            // the gap; the walk's face holds only its foot) computed in `f64`.
+            // the gap; the walk's face holds only its foot) computed in `f64`: also where
+            // the closest point is the origin itself (cores touching on an edge), whose
+            // weights are then the exact ones and its direction none.
             let own_face = face.v.map(|i| self.verts[i as usize].w);
             let on_f = wide.and_then(|w| {
                 Some(Weights {
+                    lambda: w.lambda,
                     normal: wide_face_normal(&own_face)?,
-                    ..w
                 })
             });
-            [wide.filter(|_| deep), on_f]
-        } else if outside && deep {
+            [wide.and_then(WideClosest::weights).filter(|_| deep), on_f]
+        } else if !deep {
+            // Touching cores: the closest point's weights (the origin's own, on the face)
+            // with the face's normal; f32's projection on a sliver put the witnesses 1.5e-4
+            // off (docs/testing.md F13).
             [
-                wide_weights(&y).filter(|w| needle_tilt_ok(&y, &normal, &w.normal)),
+                wide_closest(&y).map(|w| Weights {
+                    lambda: w.lambda,
+                    normal,
+                }),
+                None,
+            ]
+        } else if outside {
+            [
+                wide_closest(&y)
+                    .and_then(WideClosest::weights)
+                    .filter(|w| needle_tilt_ok(&y, &normal, &w.normal)),
                 None,
             ]
         } else {
@@ -662,13 +677,32 @@ struct Located<T> {
     lambda: [T; 3],
 }
 
-/// Witness weights with the normal they go with ([`wide_weights`] or the scalar's own).
+/// Witness weights with the normal they go with ([`wide_closest`] or the scalar's own).
 #[derive(Clone, Copy, Debug)]
 struct Weights<T: Real> {
     /// The barycentric weights of the face's vertices (not normalised).
     lambda: [T; 3],
     /// The contact normal.
     normal: Unit<Vector3<T>>,
+}
+
+/// The face's closest point to the origin computed in `f64` ([`wide_closest`]).
+#[derive(Clone, Copy, Debug)]
+struct WideClosest<T: Real> {
+    /// Its barycentric weights on the face's vertices.
+    lambda: [T; 3],
+    /// Its direction `ŷ`; `None` for a closest point at the origin.
+    direction: Option<Unit<Vector3<T>>>,
+}
+
+impl<T: Real> WideClosest<T> {
+    /// The weights with the closest point's direction as the normal (`None` without one).
+    fn weights(self) -> Option<Weights<T>> {
+        Some(Weights {
+            lambda: self.lambda,
+            normal: self.direction?,
+        })
+    }
 }
 
 /// The witnesses' weights as the closest point `y = Σ λᵢ yᵢ` of the
@@ -679,32 +713,33 @@ struct Weights<T: Real> {
 /// off in direction; the witnesses' difference lies along the true normal, so it was off
 /// `depth · n` by up to 1e-2 (fuzz sweep, 3D FixedI40F24, docs/testing.md F1). The
 /// vertices convert to `f64` to 2⁻⁵³ relative: exactly rounded arithmetic, as
-/// deterministic as fixed-point. `None` for a `y` at the origin. Where the origin
-/// projects far outside the triangle (a face whose plane the heap popped but whose
-/// triangle lies aside) `y` is an edge's point and `ŷ` not the normal: the caller keeps
-/// whichever pair [`mismatch`] finds nearer. Floats take it only on a needle
-/// ([`needle_tilt_ok`]): everywhere, f32's witness gaps fell from 5e-4 to 4e-6, but a
-/// manifold built on a normal 83° from the face's put a point 5e-2 inside a shape (fuzz
+/// deterministic as fixed-point. A `y` at the origin keeps its weights without a
+/// direction: cores touching on an edge of a sliver face, whose fixed-point projection put
+/// the witnesses 4e-3 apart at depth 0 (fuzz, `query_3d` FixedI40F24; docs/testing.md
+/// F13). Where the origin projects far outside the triangle (a face whose plane the heap
+/// popped but whose triangle lies aside) `y` is an edge's point and `ŷ` not the normal:
+/// the caller keeps whichever pair [`mismatch`] finds nearer. Floats take it only on a
+/// needle ([`needle_tilt_ok`]): everywhere, f32's witness gaps fell from 5e-4 to 4e-6, but
+/// a manifold built on a normal 83° from the face's put a point 5e-2 inside a shape (fuzz
 /// seed 9157405 of `manifold_3d_f32`).
-fn wide_weights<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<Weights<T>> {
+fn wide_closest<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<WideClosest<T>> {
     let wide = |p: &SupportPoint<T, 3>| -> Option<Vector3<f64>> {
         let c = |x: T| x.to_subset();
         Some(Vector3::new(c(p.w.x)?, c(p.w.y)?, c(p.w.z)?))
     };
     let ws = [wide(&y[0])?, wide(&y[1])?, wide(&y[2])?];
     let c = gjk::closest_of_simplex::<f64, 3, _>(&ws, 0b111);
-    let n = Unit::try_new(c.v, 0.0)?;
     let back = |x: f64| T::from_subset(&x);
-    let n = Unit::try_new(n.map(back), T::zero())?;
-    Some(Weights {
+    let direction = Unit::try_new(c.v, 0.0).and_then(|n| Unit::try_new(n.map(back), T::zero()));
+    Some(WideClosest {
         lambda: [back(c.lambda[0]), back(c.lambda[1]), back(c.lambda[2])],
-        normal: n,
+        direction,
     })
 }
 
 /// The face's unit normal `(y₁ − y₀) × (y₂ − y₀)` computed in `f64`, for fixed-point
 /// vertices (exact in `f64`, so is every difference; the cross product is then rounded
-/// to 2⁻⁵³ relative). The closest point's direction [`wide_weights`] gives is the face's
+/// to 2⁻⁵³ relative). The closest point's direction [`wide_closest`] gives is the face's
 /// normal only where the origin projects inside the triangle and beyond the rounding:
 /// on cores that touch (depth 0 to the rounding) it is the direction of a point a few
 /// ulps from the origin, noise, while the witnesses it goes with are as near `depth · n`

@@ -12,7 +12,7 @@ use crate::{
     QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
     linalg::Witnesses,
-    real::{all_finite, amax, amax_from, norm, normalize},
+    real::{all_finite, amax, amax_from, lit, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
     trace::Observer,
@@ -229,11 +229,17 @@ where
         self,
         obs: &mut O,
     ) -> Result<Outcome<T, D>, QueryError> {
-        if accel::is_plain(self.tol) {
-            self.iterate::<false, O>(obs)
+        let tol = self.tol;
+        let witnesses = !matches!(self.mode, Mode::Intersect { .. });
+        let mut out = if accel::is_plain(self.tol) {
+            self.iterate::<false, O>(obs)?
         } else {
-            self.iterate::<true, O>(obs)
+            self.iterate::<true, O>(obs)?
+        };
+        if witnesses {
+            out.keep_upper_on_witnesses(tol);
         }
+        Ok(out)
     }
 
     /// [`Run::steered`]'s loop, plain GJK or (`TUNED`) the selected variant.
@@ -344,8 +350,19 @@ where
             };
             let nc = norm(&c.v);
             observe::solved(obs, self.simplex, &c, nc);
+            // Every point of `A − B` is at least the proven lower bound from the origin: a
+            // solve nearer than it by more than the rounding lost its digits (the plane of a
+            // needle triangle, tilted by its normal's rounding, put `p₀` 2.5e-8 below the
+            // bound; docs/gjk.md §2.6). Keep the estimate before it.
+            if nc + out.band < out.lower {
+                out.termination = Termination::NoProgress;
+                return Ok(out);
+            }
             if c.full || nc <= out.band {
                 set(&mut out, &c, nc);
+                if !c.full && witnesses {
+                    self.meet_witnesses(&r, &mut out);
+                }
                 out.termination = if c.full {
                     Termination::Contained
                 } else {
@@ -385,6 +402,23 @@ where
         }
         out.termination = Termination::MaxIterations;
         Ok(out)
+    }
+
+    /// Touching cores' witnesses must meet (`a − b = v`, within the rounding of `Σ λᵢ yᵢ`);
+    /// the area weights of a sliver triangle need not (f32: 2.4e-4 apart at `‖v‖` within the
+    /// band, docs/testing.md F13). Then the backward-stable projections of the exhaustive
+    /// search give the weights, if their witnesses are nearer.
+    #[inline(never)]
+    fn meet_witnesses(&self, r: &Rounding<T>, out: &mut Outcome<T, D>) {
+        let apart = norm(&(out.a - out.b));
+        if apart <= r.residual(out.coords, D) {
+            return;
+        }
+        if let Some(c) = self.simplex.closest(r)
+            && norm(&(c.a - c.b)) < apart
+        {
+            (out.a, out.b) = (c.a, c.b);
+        }
     }
 
     /// The plane bound along `dir` ([`plane_min`], clamped at 0) into `out.lower`, the
@@ -547,6 +581,35 @@ pub(crate) fn common_point<T: Real, const D: usize>(
 }
 
 impl<T: Real, const D: usize> Outcome<T, D> {
+    /// `‖v‖` is an upper bound only if `v` is a point of `A − B`; the witnesses are one by
+    /// construction (`Σ λᵢ aᵢ − Σ λᵢ bᵢ`, `λ ≥ 0`), the solver's `v` (a projection on the
+    /// simplex's plane) need not be (docs/gjk.md §2.6). The upper bound covers the
+    /// witnesses' separation beyond half the band (within it, the band that widens the
+    /// bounds covers the rounding of their sums: an ulp apart on most runs), and a run whose
+    /// bounds then no longer meet the criterion did not converge. Compared squared: no root
+    /// on the common path.
+    fn keep_upper_on_witnesses(&mut self, tol: &Tolerances<T>) {
+        if matches!(
+            self.termination,
+            Termination::Contained | Termination::Touching
+        ) {
+            return;
+        }
+        let ab = self.a - self.b;
+        let ceiling = self.upper + self.band * lit::<T>(0.5);
+        if ab.norm_squared() <= ceiling * ceiling {
+            return;
+        }
+        self.upper = norm(&ab);
+        let gap = self.upper - self.lower;
+        if self.termination == Termination::Converged
+            && gap > self.band
+            && gap > tol.gjk_rel * self.upper
+        {
+            self.termination = Termination::NoProgress;
+        }
+    }
+
     /// The distance between the rounded shapes: the cores' minus the radii
     /// (`margin = r_a + r_b`), witness points pushed out by the radii. The bounds are the
     /// run's widened by its rounding band: proven for the exact shapes, not only for the
