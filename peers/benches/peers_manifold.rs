@@ -30,200 +30,11 @@
 //! The exact point count of `hull_on_hull` is capped at 4, the most either library keeps.
 
 mod common;
-use common::{Pose2F, Pose3F, SplitMix64};
+use common::manifold_inputs::{
+    BOX, CAPSULE, GROUND, PREDICTION, ground_corners, inputs2, inputs3, prism_points,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
-
-/// Pose pairs per case.
-const BATCH: usize = 64;
-/// The speculative distance of both libraries.
-const PREDICTION: f64 = 0.01;
-/// The largest tilt of B from resting flat, degrees.
-const MAX_TILT_DEG: f64 = 2.0;
-/// The target signed distances are uniform in this range.
-const SEPARATION_RANGE: (f64, f64) = (-0.01, 0.005);
-
-const GROUND: [f64; 3] = [1.0, 0.5, 1.0];
-const BOX: [f64; 3] = [0.5, 0.4, 0.6];
-/// Capsule along local y: half-height, radius.
-const CAPSULE: (f64, f64) = (0.6, 0.3);
-/// The prism of `hull_on_hull`: sides, radius, half-height.
-const PRISM: (usize, f64, f64) = (16, 0.5, 0.4);
-
-/// The prism's points: two regular polygons at ±half-height (local y up).
-fn prism_points() -> Vec<[f64; 3]> {
-    let (n, r, h) = PRISM;
-    (0..2 * n)
-        .map(|k| {
-            let a = std::f64::consts::TAU * (k % n) as f64 / n as f64;
-            [r * a.cos(), if k < n { -h } else { h }, r * a.sin()]
-        })
-        .collect()
-}
-
-/// The height `h` in `[0, 3]` where `sep(h)` (increasing) reaches `target` (bisection).
-fn height(target: f64, sep: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 3.0);
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if sep(mid) < target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    hi
-}
-
-/// Our f64 shapes and poses, used only to place the inputs.
-mod reference {
-    use super::{CAPSULE, Pose3F};
-    pub use crate::common::{iso2, iso3};
-    use convex_proximity::{
-        Tolerances, query,
-        shape::{Capsule, Cuboid, SupportMap},
-    };
-    use nalgebra::{Isometry2, Isometry3, Point, SVector};
-
-    pub fn pose3(i: &Isometry3<f64>) -> Pose3F {
-        let q = i.rotation.quaternion();
-        Pose3F {
-            t: [i.translation.x, i.translation.y, i.translation.z],
-            q: [q.w, q.i, q.j, q.k],
-        }
-    }
-    pub fn sep3<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
-        a: &A,
-        pa: &Isometry3<f64>,
-        b: &B,
-        pb: &Isometry3<f64>,
-    ) -> f64 {
-        query::contact(pa, a, pb, b, &Tolerances::default())
-            .unwrap()
-            .separation
-    }
-    pub fn sep2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
-        a: &A,
-        pa: &Isometry2<f64>,
-        b: &B,
-        pb: &Isometry2<f64>,
-    ) -> f64 {
-        query::contact(pa, a, pb, b, &Tolerances::default())
-            .unwrap()
-            .separation
-    }
-    pub fn cuboid<const D: usize>(h: &[f64]) -> Cuboid<f64, D> {
-        Cuboid::new(SVector::from_fn(|i, _| h[i]))
-    }
-    pub fn prism() -> convex_proximity::shape::Polytope<f64, 3> {
-        let pts = super::prism_points()
-            .iter()
-            .map(|p| Point::from(*p))
-            .collect();
-        convex_proximity::shape::Polytope::try_new(pts).unwrap()
-    }
-    pub fn capsule() -> Capsule<f64, 3> {
-        let e = SVector::<f64, 3>::new(0.0, CAPSULE.0, 0.0);
-        Capsule::new(Point::from(-e), Point::from(e), CAPSULE.1)
-    }
-}
-
-/// `BATCH` resting placements of `b` on the ground box (3D); `base`: B's rotation before
-/// the yaw and tilt (lays the capsule flat).
-fn resting3<B: convex_proximity::shape::SupportMap<f64, 3>>(
-    rng: &mut SplitMix64,
-    b: &B,
-    base: nalgebra::UnitQuaternion<f64>,
-) -> Vec<(Pose3F, Pose3F)> {
-    use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-    let a = reference::cuboid::<3>(&GROUND);
-    (0..BATCH)
-        .map(|_| {
-            let pa = reference::iso3(&Pose3F {
-                t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-                q: rng.unit_vec::<4>(),
-            });
-            let yaw = UnitQuaternion::from_axis_angle(
-                &Vector3::y_axis(),
-                rng.range(-std::f64::consts::PI, std::f64::consts::PI),
-            );
-            let phi = rng.range(-std::f64::consts::PI, std::f64::consts::PI);
-            let tilt = UnitQuaternion::from_axis_angle(
-                &nalgebra::Unit::new_normalize(Vector3::new(phi.cos(), 0.0, phi.sin())),
-                rng.range(0.0, MAX_TILT_DEG).to_radians(),
-            );
-            let (x, z) = (rng.range(-0.1, 0.1), rng.range(-0.1, 0.1));
-            let target = rng.range(SEPARATION_RANGE.0, SEPARATION_RANGE.1);
-            let rel = |h: f64| Isometry3::from_parts(Translation3::new(x, h, z), tilt * yaw * base);
-            let h = height(target, |h| reference::sep3(&a, &pa, b, &(pa * rel(h))));
-            (reference::pose3(&pa), reference::pose3(&(pa * rel(h))))
-        })
-        .collect()
-}
-
-/// As [`resting3`], in 2D (the tilt is the whole rotation).
-fn resting2<B: convex_proximity::shape::SupportMap<f64, 2>>(
-    rng: &mut SplitMix64,
-    b: &B,
-) -> Vec<(Pose2F, Pose2F)> {
-    use nalgebra::{Isometry2, Vector2};
-    let a = reference::cuboid::<2>(&GROUND);
-    (0..BATCH)
-        .map(|_| {
-            let pa = Pose2F {
-                t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-                angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI),
-            };
-            let ia = reference::iso2(&pa);
-            let tilt = rng.range(-MAX_TILT_DEG, MAX_TILT_DEG).to_radians();
-            let x = rng.range(-0.1, 0.1);
-            let target = rng.range(SEPARATION_RANGE.0, SEPARATION_RANGE.1);
-            let rel = |h: f64| Isometry2::new(Vector2::new(x, h), tilt);
-            let h = height(target, |h| reference::sep2(&a, &ia, b, &(ia * rel(h))));
-            let pb = ia * rel(h);
-            (
-                pa,
-                Pose2F {
-                    t: [pb.translation.x, pb.translation.y],
-                    angle: pb.rotation.angle(),
-                },
-            )
-        })
-        .collect()
-}
-
-/// The exact point count of each resting placement: B's vertices (`corners`, and the
-/// radius of the round part around them) within [`PREDICTION`] of A's top face. B lies
-/// over the face (lateral offsets ≤ 0.1), so each such vertex makes one point.
-fn expected3(batch: &[(Pose3F, Pose3F)], corners: &[[f64; 3]], radius: f64) -> Vec<usize> {
-    batch
-        .iter()
-        .map(|(pa, pb)| {
-            let rel = reference::iso3(pa).inverse() * reference::iso3(pb);
-            corners
-                .iter()
-                .filter(|c| {
-                    let p = rel * nalgebra::Point3::new(c[0], c[1], c[2]);
-                    p.y - radius - GROUND[1] <= PREDICTION
-                })
-                .count()
-        })
-        .collect()
-}
-
-/// As [`expected3`], in 2D.
-fn expected2(batch: &[(Pose2F, Pose2F)], corners: &[[f64; 2]]) -> Vec<usize> {
-    batch
-        .iter()
-        .map(|(pa, pb)| {
-            let rel = reference::iso2(pa).inverse() * reference::iso2(pb);
-            corners
-                .iter()
-                .filter(|c| (rel * nalgebra::Point2::new(c[0], c[1])).y - GROUND[1] <= PREDICTION)
-                .count()
-        })
-        .collect()
-}
 
 /// Pose conversions for one parry crate and scalar `T`.
 macro_rules! conversions {
@@ -414,17 +225,7 @@ macro_rules! run3 {
             (&pcub(GROUND), &pcapsule),
             $caps,
         );
-        let corners: Vec<[f64; 3]> = (0..8)
-            .map(|k| {
-                std::array::from_fn(|i| {
-                    if k >> i & 1 == 1 {
-                        GROUND[i]
-                    } else {
-                        -GROUND[i]
-                    }
-                })
-            })
-            .collect();
+        let corners = ground_corners();
         let ours_hull = |pts: &[[f64; 3]]| {
             convex_proximity::shape::Polytope::try_new(
                 pts.iter()
@@ -469,45 +270,20 @@ macro_rules! run2 {
 }
 
 fn bench_3d(c: &mut Criterion) {
-    use nalgebra::{UnitQuaternion, Vector3};
-    let mut rng = SplitMix64(0x5EED_AA03);
-    let stack = resting3(
-        &mut rng,
-        &reference::cuboid::<3>(&BOX),
-        UnitQuaternion::identity(),
-    );
-    // The capsule's axis (local y) laid along x.
-    let flat = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2);
-    let caps = resting3(&mut rng, &reference::capsule(), flat);
-    let box_corners: Vec<[f64; 3]> = (0..8)
-        .map(|k| std::array::from_fn(|i| if k >> i & 1 == 1 { BOX[i] } else { -BOX[i] }))
-        .collect();
-    let stack = (&stack[..], &expected3(&stack, &box_corners, 0.0)[..]);
+    let inp = inputs3();
+    let stack = (&inp.box_stack.poses[..], &inp.box_stack.expected[..]);
     let caps = (
-        &caps[..],
-        &expected3(
-            &caps,
-            &[[0.0, CAPSULE.0, 0.0], [0.0, -CAPSULE.0, 0.0]],
-            CAPSULE.1,
-        )[..],
+        &inp.capsule_on_box.poses[..],
+        &inp.capsule_on_box.expected[..],
     );
-    let hulls = resting3(&mut rng, &reference::prism(), UnitQuaternion::identity());
-    let want: Vec<usize> = expected3(&hulls, &prism_points(), 0.0)
-        .into_iter()
-        .map(|n| n.min(4))
-        .collect();
-    let hulls = (&hulls[..], &want[..]);
+    let hulls = (&inp.hull_on_hull.poses[..], &inp.hull_on_hull.expected[..]);
     run3!(c, d3_f32, parry3d, f32, stack, caps, hulls);
     run3!(c, d3_f64, parry3d_f64, f64, stack, caps, hulls);
 }
 
 fn bench_2d(c: &mut Criterion) {
-    let mut rng = SplitMix64(0x5EED_AA02);
-    let stack = resting2(&mut rng, &reference::cuboid::<2>(&BOX));
-    let corners: Vec<[f64; 2]> = (0..4)
-        .map(|k| std::array::from_fn(|i| if k >> i & 1 == 1 { BOX[i] } else { -BOX[i] }))
-        .collect();
-    let stack = (&stack[..], &expected2(&stack, &corners)[..]);
+    let inp = inputs2();
+    let stack = (&inp.poses[..], &inp.expected[..]);
     run2!(c, d2_f32, parry2d, f32, stack);
     run2!(c, d2_f64, parry2d_f64, f64, stack);
 }

@@ -9,6 +9,7 @@ use nalgebra::{Isometry2, Isometry3, Quaternion, Translation3, UnitQuaternion, V
 mod splitmix;
 
 pub mod cast_inputs;
+pub mod manifold_inputs;
 
 /// splitmix64 (`tests/common/splitmix.rs`): tiny, deterministic, good enough for inputs.
 pub struct SplitMix64(pub u64);
