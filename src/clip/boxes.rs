@@ -9,7 +9,12 @@
 //! contact normal. For separated boxes it is only a lower bound: the clipping then has to
 //! find a pair at that separation, or the general path decides.
 
-use crate::{Real, linalg::Witnesses};
+use super::{
+    Built, ContactPoint, FeatureId, LocalContact, Manifold, PackedFeatureId, Vertex,
+    feature::{BoxEdge, box_edge},
+    planes::{Incident, segment_planes},
+};
+use crate::{Real, linalg::Witnesses, pose::Frame};
 use nalgebra::{Point, SMatrix, SVector, Unit};
 
 /// The largest-separation axis of two boxes, oriented from A towards B.
@@ -154,4 +159,130 @@ fn edge_witness<T: Real, const D: usize>(
         a: Point::from(pa + ea * s),
         b: Point::from(qb + eb * u),
     })
+}
+
+/// The 2D box–box manifold of [`super::build`] on the stack (docs/clipping.md §5): the same
+/// steps and arithmetic for two edges, without the feature and clip buffers. Whatever the
+/// general clipper does beyond them is left to it ([`Built::FallBack`]): no face to
+/// clip against, a clipped point on a vertex (three points on the segment), a deepest pair
+/// shallower than the contact allows (the support point and the witnesses).
+/// `tests::two_d_boxes_match_the_general_clipper` checks that both agree bit for bit.
+/// Written for any `D`, called only for `D = 2`.
+pub(crate) fn manifold2<T: Real, const D: usize>(
+    ha: &SVector<T, D>,
+    hb: &SVector<T, D>,
+    rel: &Frame<T, D>,
+    c: &LocalContact<T, D>,
+    prediction: T,
+    m: &mut Manifold<T, D>,
+) -> Built {
+    debug_assert!(D == 2);
+    let n = c.normal.into_inner();
+    // 1. The edges most aligned with n (A) and −n (B, mapped into A's frame); the
+    // reference as `super::reference` chooses it (no radii: the edges are the surfaces).
+    let ea = box_edge(ha, &n);
+    let eb = box_edge(hb, &rel.inverse_transform_vector(&-n));
+    let eb = BoxEdge {
+        normal: Unit::new_unchecked(rel.transform_vector(&eb.normal)),
+        ends: eb
+            .ends
+            .map(|v| Vertex::new(rel.transform_point(&v.point), v.id)),
+        ..eb
+    };
+    let face = |e: &BoxEdge<T, D>, align: T| {
+        align >= c.min_alignment && (e.ends[1].point - e.ends[0].point).amax() > T::zero()
+    };
+    let (align_a, align_b) = (ea.normal.dot(&n), -eb.normal.dot(&n));
+    let (face_a, face_b) = (face(&ea, align_a), face(&eb, align_b));
+    let a_ref = if face_a && !(face_b && align_b > align_a + c.reference_bias) {
+        true
+    } else if face_b {
+        false
+    } else {
+        return Built::FallBack;
+    };
+    let (r, inc, u) = if a_ref { (&ea, &eb, n) } else { (&eb, &ea, -n) };
+    // 2. The incident edge, an open segment, clipped against the reference's side planes.
+    let mut pts = inc.ends.map(|v| Incident {
+        point: v.point,
+        id: PackedFeatureId::feature(v.id),
+    });
+    let mut len = 2;
+    for plane in segment_planes(&r.ends[0].point, &r.ends[1].point, &u) {
+        let (p, q) = (pts[0], pts[1]);
+        if len == 1 {
+            if plane.beyond(&p.point) > T::zero() {
+                len = 0;
+            }
+            continue;
+        }
+        let (dp, dq) = (plane.beyond(&p.point), plane.beyond(&q.point));
+        let mut out = [p; 2];
+        let mut k = 0;
+        let mut put = |x: Incident<T, D>| {
+            if k < 2 {
+                out[k] = x;
+            }
+            k += 1;
+        };
+        if dp <= T::zero() {
+            put(p);
+        }
+        if (dp < T::zero()) != (dq < T::zero()) && dp != dq {
+            let t = dp / (dp - dq);
+            put(Incident {
+                point: p.point + (q.point - p.point) * t,
+                id: PackedFeatureId::crossing(p.id, q.id, plane.side),
+            });
+        }
+        if dq <= T::zero() {
+            put(q);
+        }
+        if k > 2 {
+            return Built::FallBack;
+        }
+        (pts, len) = (out, k);
+        if len == 0 {
+            break;
+        }
+    }
+    // 3. Each point's pair along u onto the reference edge's line; within the prediction,
+    // coincident points once.
+    let nr = r.normal.into_inner();
+    let pair = |x: &Point<T, D>| nr.dot(&(x - r.ends[0].point)) / nr.dot(&u);
+    let limit = prediction + c.rounding;
+    let mut kept = [(T::zero(), pts[0]); 2];
+    let mut n_kept = 0;
+    for x in &pts[..len] {
+        let s = pair(&x.point);
+        let near = |k: &(T, Incident<T, D>)| (k.1.point - x.point).amax() <= c.rounding;
+        if s <= limit && !(n_kept > 0 && (near(&kept[n_kept - 1]) || near(&kept[0]))) {
+            kept[n_kept] = (s, *x);
+            n_kept += 1;
+        }
+    }
+    // 4. The deepest pair must be as deep as the contact allows; if not, the general
+    // clipper looks for it.
+    let deepest = kept[..n_kept].iter().map(|k| k.0).reduce(|a, b| a.min(b));
+    if deepest.is_none_or(|d| d > c.separation + c.slack) {
+        return Built::FallBack;
+    }
+    m.reset(c.normal);
+    let on_ref = PackedFeatureId::feature(r.id);
+    for &(s, x) in &kept[..n_kept] {
+        let t = pair(&x.point);
+        let (on_r, on_i) = (x.point - u * t, x.point);
+        let (point_a, point_b, id) = if a_ref {
+            (on_r, on_i, FeatureId { a: on_ref, b: x.id })
+        } else {
+            (on_i, on_r, FeatureId { a: x.id, b: on_ref })
+        };
+        m.push(ContactPoint {
+            separation: s,
+            point_a,
+            point_b,
+            id,
+        });
+    }
+    Built::Manifold
 }

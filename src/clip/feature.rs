@@ -174,25 +174,51 @@ impl<T: Real> FeatureMap<T, 2> for Cuboid<T, 2> {
         Some(self.half_extents)
     }
 
-    /// The edge whose normal (±x, ±y) is most aligned with `dir`; id `2·axis + (sign > 0)`;
-    /// vertices counter-clockwise (the edge's direction keeps the box on its left).
+    /// [`box_edge`]'s edge.
     fn feature(&self, dir: &SVector<T, 2>, out: &mut Feature<T, 2>) {
-        let axis = if dir.x.abs() >= dir.y.abs() { 0 } else { 1 };
-        let pos = dir[axis] >= T::zero();
-        let mut n = SVector::<T, 2>::zeros();
-        n[axis] = if pos { T::one() } else { -T::one() };
-        out.normal = Unit::new_unchecked(n);
-        out.id = 2 * axis as u32 + u32::from(pos);
-        // Corners by bits (x = bit 0, y = bit 1), ordered so the outward normal is on the right.
-        let (p, q) = match (axis, pos) {
-            (0, true) => (0b01, 0b11),
-            (0, false) => (0b10, 0b00),
-            (_, true) => (0b11, 0b10),
-            (_, false) => (0b00, 0b01),
-        };
+        let e = box_edge(&self.half_extents, dir);
+        out.normal = e.normal;
+        out.id = e.id;
         out.vertices.clear();
-        out.vertices.push(corner(&self.half_extents, p));
-        out.vertices.push(corner(&self.half_extents, q));
+        out.vertices.extend(e.ends);
+    }
+}
+
+/// A 2D box's edge ([`box_edge`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxEdge<T: Real, const D: usize> {
+    /// Its outward normal, ±x or ±y.
+    pub normal: Unit<SVector<T, D>>,
+    /// `2·axis + (sign > 0)`.
+    pub id: u32,
+    /// Its ends, counter-clockwise (the edge's direction keeps the box on its left), with
+    /// their corner bits as ids.
+    pub ends: [Vertex<T, D>; 2],
+}
+
+/// The edge of the 2D box `[−h, h]` whose normal (±x, ±y) is most aligned with `dir`
+/// (written for any `D`, read only for `D = 2`).
+#[inline]
+pub(crate) fn box_edge<T: Real, const D: usize>(
+    h: &SVector<T, D>,
+    dir: &SVector<T, D>,
+) -> BoxEdge<T, D> {
+    debug_assert!(D == 2);
+    let axis = if dir[0].abs() >= dir[1].abs() { 0 } else { 1 };
+    let pos = dir[axis] >= T::zero();
+    let mut n = SVector::<T, D>::zeros();
+    n[axis] = if pos { T::one() } else { -T::one() };
+    // Corners by bits (x = bit 0, y = bit 1), ordered so the outward normal is on the right.
+    let (p, q) = match (axis, pos) {
+        (0, true) => (0b01, 0b11),
+        (0, false) => (0b10, 0b00),
+        (_, true) => (0b11, 0b10),
+        (_, false) => (0b00, 0b01),
+    };
+    BoxEdge {
+        normal: Unit::new_unchecked(n),
+        id: 2 * axis as u32 + u32::from(pos),
+        ends: [corner(h, p), corner(h, q)],
     }
 }
 

@@ -27,7 +27,7 @@ impl<T: Real, const D: usize> Plane<T, D> {
 
     /// `normal·x − offset`: positive outside.
     #[inline]
-    fn beyond(&self, x: &Point<T, D>) -> T {
+    pub(crate) fn beyond(&self, x: &Point<T, D>) -> T {
         self.normal.dot(&x.coords) - self.offset
     }
 }
@@ -59,15 +59,27 @@ pub(crate) fn segment<T: Real, const D: usize>(
     u: &SVector<T, D>,
     out: &mut Vec<Plane<T, D>>,
 ) {
+    out.clear();
+    out.extend(segment_planes(p, q, u));
+}
+
+/// [`segment`]'s two planes.
+#[inline]
+pub(crate) fn segment_planes<T: Real, const D: usize>(
+    p: &Point<T, D>,
+    q: &Point<T, D>,
+    u: &SVector<T, D>,
+) -> [Plane<T, D>; 2] {
     let e = scaled(q - p);
     let s = e - u * e.dot(u);
-    out.clear();
-    out.push(Plane {
-        normal: -s,
-        offset: -s.dot(&p.coords),
-        side: 0,
-    });
-    out.push(Plane::through(s, &q.coords, 1));
+    [
+        Plane {
+            normal: -s,
+            offset: -s.dot(&p.coords),
+            side: 0,
+        },
+        Plane::through(s, &q.coords, 1),
+    ]
 }
 
 /// The 2D reference edge's side planes: its two ends, facing out along the edge.

@@ -67,7 +67,16 @@ where
                     // slack needs the witnesses, which a face axis does not have, and it
                     // falls back.
                     BoxAxis::Clip(local) => {
-                        clip::build(a, b, &rel, &local, prediction, workspace, &mut m)
+                        let fast = if D == 2 {
+                            clip::boxes::manifold2(&ha, &hb, &rel, &local, prediction, &mut m)
+                        } else {
+                            Built::FallBack
+                        };
+                        if fast == Built::Manifold {
+                            Built::Manifold
+                        } else {
+                            clip::build(a, b, &rel, &local, prediction, workspace, &mut m)
+                        }
                     }
                     BoxAxis::Decided(built) => built,
                 }
@@ -234,4 +243,101 @@ fn slack<T: Real>(width: T) -> impl Fn(T) -> T {
     };
     let per_unit = ulps::<T>(allowance::CLIPPED_PAIR);
     move |extent| width.abs() + per_unit * extent + floor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{clip::Manifold, lit, shape::Cuboid};
+    use nalgebra::{Isometry2, Vector2};
+
+    /// splitmix64, uniform in `[lo, hi)`.
+    fn uniform(s: &mut u64, lo: f64, hi: f64) -> f64 {
+        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        lo + (hi - lo) * ((z >> 11) as f64 / (1u64 << 53) as f64)
+    }
+
+    /// `clip::boxes::manifold2` writes what `clip::build` writes, bit for bit, wherever it
+    /// answers: random box pairs around touching (resting, tilted, corner first, deep,
+    /// degenerate sizes), so that it may stand in for the general clipper. Returns how
+    /// many it answered.
+    fn two_d_boxes_match_the_general_clipper<T: Real>(cases: usize) -> usize {
+        let tol = Tolerances::<T>::default();
+        let mut ws = ManifoldWorkspace::<T, 2>::new();
+        let (mut s, mut answered) = (7u64, 0);
+        for i in 0..cases {
+            let mut h = || {
+                let x = uniform(&mut s, 0.0, 2.0);
+                // Some flat boxes: a zero half-extent.
+                if x < 0.05 { 0.0 } else { x }
+            };
+            let (ha, hb) = (Vector2::new(h(), h()), Vector2::new(h(), h()));
+            let tilt = match i % 4 {
+                0 => 0.0,
+                1 => uniform(&mut s, -1e-3, 1e-3),
+                _ => uniform(&mut s, -3.2, 3.2),
+            };
+            let angle_a = uniform(&mut s, -3.2, 3.2);
+            let pa = Isometry2::new(
+                Vector2::new(uniform(&mut s, -3.0, 3.0), uniform(&mut s, -3.0, 3.0)),
+                angle_a,
+            );
+            // B resting on A's top face (tilted), its height around touching.
+            let up = ha.y + hb.y * (1.0 - tilt.abs().min(1.0)) + uniform(&mut s, -0.3, 0.05);
+            let rel = Isometry2::new(Vector2::new(uniform(&mut s, -1.5, 1.5), up), tilt);
+            let pb = pa * rel;
+            let cast = |p: &Isometry2<f64>| {
+                Isometry2::new(
+                    Vector2::new(lit::<T>(p.translation.x), lit(p.translation.y)),
+                    lit::<T>(p.rotation.angle()),
+                )
+            };
+            let (a, b) = (Cuboid::new(ha.map(lit::<T>)), Cuboid::new(hb.map(lit::<T>)));
+            let (pa, pb) = (cast(&pa), cast(&pb));
+            let frame = crate::input::check_posed_pair(&pa, &a, &pb, &b).expect("valid");
+            let rel = frame.b_in_a;
+            let prediction = lit::<T>(0.01);
+            let mut m1 = Manifold::empty(crate::linalg::any_axis());
+            let BoxAxis::Clip(local) = box_axis(
+                &a.half_extents,
+                &b.half_extents,
+                &rel,
+                prediction,
+                &tol,
+                &mut m1,
+            ) else {
+                continue;
+            };
+            if clip::boxes::manifold2(
+                &a.half_extents,
+                &b.half_extents,
+                &rel,
+                &local,
+                prediction,
+                &mut m1,
+            ) == Built::FallBack
+            {
+                continue;
+            }
+            let mut m2 = Manifold::empty(crate::linalg::any_axis());
+            let built = clip::build(&a, &b, &rel, &local, prediction, &mut ws, &mut m2);
+            assert_eq!(built, Built::Manifold, "case {i}: {m1:?}");
+            assert_eq!(m1, m2, "case {i}: {ha} {hb} tilt {tilt}");
+            answered += 1;
+        }
+        answered
+    }
+
+    #[test]
+    fn two_d_boxes_match_the_general_clipper_all() {
+        let n = 20_000;
+        assert!(two_d_boxes_match_the_general_clipper::<f64>(n) > n / 4);
+        assert!(two_d_boxes_match_the_general_clipper::<f32>(n) > n / 4);
+        #[cfg(feature = "fixed")]
+        assert!(two_d_boxes_match_the_general_clipper::<simba::scalar::FixedI40F24>(n) > n / 4);
+    }
 }
