@@ -270,6 +270,13 @@ impl<T: Real, const D: usize> Frame<T, D> {
     pub fn inverse_transform_vector(&self, v: &SVector<T, D>) -> SVector<T, D> {
         self.rot.tr_mul(v)
     }
+
+    /// `Rᵀ·(p − t)`.
+    #[inline]
+    #[must_use]
+    pub fn inverse_transform_point(&self, p: &Point<T, D>) -> Point<T, D> {
+        Point::from(self.rot.tr_mul(&(p.coords - self.t)))
+    }
 }
 
 /// [`Frame::of`]'s checks without building the matrix (a query that reads only the

@@ -9,9 +9,9 @@ use crate::{
     pose::{Frame, PoseRotation},
     tolerance::{allowance, ulps},
 };
-use nalgebra::{Const, Isometry, SVector};
+use nalgebra::{Const, Isometry, SVector, Unit};
 
-use super::{Placed, PosedPair, contact::contact_local};
+use super::{Contact, Placed, PosedPair, contact::contact_local};
 
 /// The manifold queries: 2D and 3D, shapes with features.
 impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
@@ -84,14 +84,24 @@ where
             _ => Built::FallBack,
         };
         if boxes == Built::FallBack {
-            let c = contact_local(
-                a,
-                &Placed::new(b, &rel),
-                tol,
-                Some(&mut workspace.epa),
-                None,
-                &mut (),
-            )?;
+            // The pair's closed forms where they answer (a capsule or a ball on a box, round
+            // pairs: docs/pairs.md), mapped into A's frame; else GJK and EPA.
+            let c = match crate::pair::contact(pose_a, a, pose_b, b, tol) {
+                Some(w) => Contact {
+                    point_a: frame_a.inverse_transform_point(&w.point_a),
+                    point_b: frame_a.inverse_transform_point(&w.point_b),
+                    normal: Unit::new_unchecked(frame_a.inverse_transform_vector(&w.normal)),
+                    ..w
+                },
+                None => contact_local(
+                    a,
+                    &Placed::new(b, &rel),
+                    tol,
+                    Some(&mut workspace.epa),
+                    None,
+                    &mut (),
+                )?,
+            };
             let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
             let local = LocalContact {
                 separation: c.separation,
