@@ -102,7 +102,9 @@ impl<T: Real, const D: usize> Answer<T, D> {
     }
 
     /// [`Answer::posed`] by the frame's matrix (a point box's answer: three products by
-    /// one matrix cost less than three quaternion rotations).
+    /// one matrix cost less than three quaternion rotations). Always inlined: out of line
+    /// it took the answer by value (a copy of 15 numbers a call).
+    #[inline(always)]
     fn framed(mut self, frame: &Frame<T, D>, swap: bool, want: Want) -> Self {
         if want == Want::Verdict {
             return self;
