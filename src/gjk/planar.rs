@@ -51,8 +51,10 @@ fn vertex<T: Real, const D: usize>(pts: &[SupportPoint<T, D>], i: usize) -> Part
 
 /// S1D on the segment `yᵢ yⱼ` ([`super::volumes`]' segment, 2D floats): `λⱼ = −yᵢ·t / t·t`
 /// clamped to `[0, 1]` with `t = yⱼ − yᵢ`; inside, `v = n (n·yᵢ)/(t·t)` along the line's
-/// normal `n ⟂ t` (no cancellation in its direction).
-#[inline]
+/// normal `n ⟂ t` (no cancellation in its direction). Always inlined, as
+/// [`super::volumes::mix`]: LLVM moved it out of line in one build (2D corpus distance
+/// +1.7 % instructions).
+#[inline(always)]
 fn segment<T: Real, const D: usize>(pts: &[SupportPoint<T, D>], i: usize, j: usize) -> Part<T, D> {
     let (yi, yj) = (&pts[i].w, &pts[j].w);
     let t = yj - yi;

@@ -4,7 +4,12 @@
 //! Detection* §5.1.2, §5.1.9), certified by the separating plane through the pair.
 
 use super::{Answer, Want};
-use crate::{Real, Tolerances, linalg::any_axis, real::norm, tolerance::Rounding};
+use crate::{
+    Real, Tolerances,
+    linalg::any_axis,
+    real::{amax, amax_from, norm},
+    tolerance::Rounding,
+};
 use nalgebra::{Point, SVector};
 
 /// A unit vector perpendicular to `d` (any unit vector when `d = 0`): 2D the left normal,
@@ -36,7 +41,10 @@ pub(crate) fn point_box<T: Real, const D: usize>(
     tol: &Tolerances<T>,
     want: Want,
 ) -> Option<Answer<T, D>> {
-    let coords = c.coords.amax() + h.amax();
+    // Plain comparisons (`real::amax`): an ∞ gives ∞ as nalgebra's `amax` does, and a NaN
+    // (an overflowing placement times a zero entry) makes `dist` NaN, which answers `None`
+    // before `coords` is read; so in every closed form of this file.
+    let coords = amax(&c.coords) + amax(h);
     let band = Rounding::of(tol).band(coords);
     let p = Point::from(c.coords.zip_map(h, |v, e| v.max(-e).min(e)));
     let d = c - p;
@@ -95,7 +103,7 @@ pub(crate) fn point_point<T: Real, const D: usize>(
     c: &Point<T, D>,
     tol: &Tolerances<T>,
 ) -> Option<Answer<T, D>> {
-    let coords = c.coords.amax();
+    let coords = amax(&c.coords);
     let dist = norm(&c.coords);
     if !dist.is_finite() {
         return None;
@@ -128,7 +136,7 @@ pub(crate) fn point_segment<T: Real, const D: usize>(
     tol: &Tolerances<T>,
     swap: bool,
 ) -> Option<Answer<T, D>> {
-    let coords = c.coords.amax().max(s0.coords.amax()).max(s1.coords.amax());
+    let coords = amax_from(amax_from(amax(&c.coords), &s0.coords), &s1.coords);
     let band = Rounding::of(tol).band(coords);
     let OnSegment { point: q, inner } = closest_on_segment(s0, s1, c);
     let d = q - c;
@@ -179,7 +187,7 @@ pub(crate) fn segment_segment<T: Real, const D: usize>(
 ) -> Option<Answer<T, D>> {
     let coords = [p0, p1, q0, q1]
         .iter()
-        .fold(T::zero(), |m, x| m.max(x.coords.amax()));
+        .fold(T::zero(), |m, x| amax_from(m, &x.coords));
     let band = Rounding::of(tol).band(coords);
     let SegmentParameters { s, t: u } = segment_parameters(p0, p1, q0, q1);
     let (a, b) = (p0 + (p1 - p0) * s, q0 + (q1 - q0) * u);

@@ -198,7 +198,7 @@ impl<T: Real, const D: usize> Climb<T, D> {
             }
         }
         let band = dmax * self.band + self.band_abs;
-        let mut seen = [0u32; PLATEAU];
+        let mut seen = Seen::new();
         'climb: loop {
             // Steepest ascent over the corners to a local maximum `u`.
             loop {
@@ -218,11 +218,11 @@ impl<T: Real, const D: usize> Climb<T, D> {
             // Plateau: every node reachable through nodes within `band` of `best`. A
             // better node restarts the ascent; equal ones go to the lowest index.
             let floor = best - band;
-            seen[0] = u as u32;
-            let (mut len, mut head) = (1, 0);
+            seen.restart(u as u32);
+            let mut head = 0;
             let mut arg = u;
-            while head < len {
-                let x = seen[head] as usize;
+            while head < seen.len {
+                let x = seen.get(head) as usize;
                 head += 1;
                 for &w in nb(x) {
                     let val = dir.dot(&self.nodes[w as usize].coords);
@@ -230,14 +230,13 @@ impl<T: Real, const D: usize> Climb<T, D> {
                         (best, u) = (val, w as usize);
                         continue 'climb;
                     }
-                    if val < floor || seen[..len].contains(&w) {
+                    if val < floor || seen.contains(w) {
                         continue;
                     }
-                    if len == PLATEAU {
+                    if seen.len == PLATEAU {
                         return brute_force(points, dir);
                     }
-                    seen[len] = w;
-                    len += 1;
+                    seen.push(w);
                     if val == best && (w as usize) < arg {
                         arg = w as usize;
                     }
@@ -248,6 +247,67 @@ impl<T: Real, const D: usize> Climb<T, D> {
         }
         self.last.0.store(u as u32, Ordering::Relaxed);
         self.index[u] as usize
+    }
+}
+
+/// Plateau nodes held before the exploration needs the whole [`PLATEAU`] buffer: most
+/// plateaus hold a few nodes, and zeroing the whole buffer on every support query (a
+/// 384-byte `memset` call) cost more than their exploration.
+const PLATEAU_SMALL: usize = 16;
+
+/// The plateau exploration's queue of nodes seen (at most [`PLATEAU`]): the first
+/// [`PLATEAU_SMALL`] in a small buffer, the whole buffer made (and the small one copied
+/// into it) only when a plateau outgrows it.
+struct Seen {
+    small: [u32; PLATEAU_SMALL],
+    big: Option<[u32; PLATEAU]>,
+    len: usize,
+}
+
+impl Seen {
+    fn new() -> Self {
+        Self {
+            small: [0; PLATEAU_SMALL],
+            big: None,
+            len: 0,
+        }
+    }
+
+    /// Empties the queue and holds `u` alone.
+    fn restart(&mut self, u: u32) {
+        self.len = 0;
+        self.push(u);
+    }
+
+    /// Appends `w` (the caller keeps `len < PLATEAU`).
+    fn push(&mut self, w: u32) {
+        if let Some(big) = &mut self.big {
+            big[self.len] = w;
+        } else if self.len < PLATEAU_SMALL {
+            self.small[self.len] = w;
+        } else {
+            let mut big = [0; PLATEAU];
+            big[..PLATEAU_SMALL].copy_from_slice(&self.small);
+            big[self.len] = w;
+            self.big = Some(big);
+        }
+        self.len += 1;
+    }
+
+    /// The nodes held, in the order they were pushed.
+    fn held(&self) -> &[u32] {
+        match &self.big {
+            Some(big) => &big[..self.len],
+            None => &self.small[..self.len],
+        }
+    }
+
+    fn get(&self, i: usize) -> u32 {
+        self.held()[i]
+    }
+
+    fn contains(&self, w: u32) -> bool {
+        self.held().contains(&w)
     }
 }
 
