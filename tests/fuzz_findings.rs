@@ -2409,13 +2409,7 @@ fn needle_triangle_projection_keeps_the_upper_bound_honest_reproduction<T: Real>
     check_honest_distance_both_ways("reproduction", (&pa, &a), (&pb, &b), slack);
 }
 
-#[test]
-fn needle_triangle_projection_keeps_the_upper_bound_honest_reproduction_all() {
-    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<f32>();
-    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<f64>();
-    #[cfg(feature = "fixed")]
-    needle_triangle_projection_keeps_the_upper_bound_honest_reproduction::<Fx>();
-}
+scalar_cases!(needle_triangle_projection_keeps_the_upper_bound_honest_reproduction);
 
 /// The family: a long segment against an ellipsoid, closest near the segment's middle, so
 /// GJK's last triangles are needles (one segment end, two nearby points of the ellipsoid).
@@ -2512,13 +2506,7 @@ fn touching_on_a_sliver_edge_keeps_exact_weights_reproduction<T: Real>() {
     );
 }
 
-#[test]
-fn touching_on_a_sliver_edge_keeps_exact_weights_reproduction_all() {
-    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<f32>();
-    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<f64>();
-    #[cfg(feature = "fixed")]
-    touching_on_a_sliver_edge_keeps_exact_weights_reproduction::<Fx>();
-}
+scalar_cases!(touching_on_a_sliver_edge_keeps_exact_weights_reproduction);
 
 /// The family, shaped as the artifact: the hull of a segment `[R, Q]` and a cloud `{S, P,
 /// P'}` with `P'` up to 1e-4 from `P`, and a small ball centred on `PQ`, so EPA's last
