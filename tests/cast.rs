@@ -2070,3 +2070,271 @@ fn bad_input_is_an_error() {
     .unwrap();
     assert!((far.hit.unwrap().toi - (1e6 - 1.0)).abs() < 1e-6);
 }
+
+// ------------------------------------------------------------------------ more oracles
+
+/// The interval `{t ∈ [−span, span] : g(t) ≤ e}` of a convex `g` (golden-section search
+/// for its minimum, then bisection of both ends), or `None` when it is empty.
+fn convex_interval(g: &dyn Fn(f64) -> f64, e: f64, span: f64) -> Option<(f64, f64)> {
+    let (mut a, mut b) = (-span, span);
+    let r = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..100 {
+        let (x1, x2) = (b - r * (b - a), a + r * (b - a));
+        if g(x1) < g(x2) {
+            b = x2;
+        } else {
+            a = x1;
+        }
+    }
+    let m = 0.5 * (a + b);
+    if g(m) > e {
+        return None;
+    }
+    let end = |mut inside: f64, mut out: f64| {
+        if g(out) <= e {
+            return out;
+        }
+        for _ in 0..100 {
+            let mid = 0.5 * (inside + out);
+            if g(mid) <= e {
+                inside = mid;
+            } else {
+                out = mid;
+            }
+        }
+        inside
+    };
+    Some((end(m, -span), end(m, span)))
+}
+
+/// Rays against random posed hulls (`Polytope`: the GJK ray cast on a polytope's own
+/// support, no closed form) against the exact answer along the line: in 2D and 3D the
+/// facets' half-spaces (the largest `n·x − h_n` over the facets of `common::facet_normals`,
+/// independent of GJK), in 4D the f64 point–hull distance (brute force over time). Solid and
+/// hollow casts, rays from inside; grazing rays (a hull grown by 1e-3 answers otherwise, a
+/// chord or an inside start within 1e-3 of the surface) are skipped. The normal must support
+/// the hull at the exact hit point and face the ray (follow it at a hollow exit); moving the
+/// whole scene by a rigid motion moves the answer with it.
+fn rays_vs_hulls<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(41);
+    let acc = toi_acc::<T>();
+    let (mut hits, mut misses, mut inside_starts) = (0, 0, 0);
+    let max_toi = 10.0;
+    for i in 0..64 {
+        let pts: Vec<Point<f64, D>> = hull_points::<D>(&mut rng, 4 * D + 2, 1.0)
+            .iter()
+            .map(|x| pback(&p::<T, D>(x)))
+            .collect();
+        let hull = Polytope::try_new(pts.iter().map(p::<T, D>).collect()).unwrap();
+        let (pose, pose_f) = random_pose::<T, D>(&mut rng, 1.0);
+        let c = pose_f.translation.vector;
+        let o_w: SVector<f64, D> = if i % 4 == 1 {
+            c + rng.unit::<D>() * rng.uniform(0.0, 0.3)
+        } else {
+            c + rng.unit::<D>() * rng.uniform(2.0, 4.0)
+        };
+        // Aimed near the hull (closer in 4D, where a random aim mostly misses).
+        let aim = if D > 3 { 0.4 } else { 1.2 };
+        let d_w: SVector<f64, D> = (c + rng.vector(-aim, aim) - o_w) * rng.uniform(0.5, 2.0);
+        let (o, d) = (v::<T, D>(&o_w), v::<T, D>(&d_w));
+        let solid = i % 3 != 0;
+        let (ol, dl) = (
+            pose_f
+                .inverse_transform_point(&Point::from(back(&o)))
+                .coords,
+            pose_f.inverse_transform_vector(&back(&d)),
+        );
+        let normals = if D <= 3 {
+            facet_normals(&pts)
+        } else {
+            Vec::new()
+        };
+        let planes: Vec<(SVector<f64, D>, f64)> = normals
+            .iter()
+            .map(|n| (*n, vertex_support(&pts, n)))
+            .collect();
+        let hull_f = Polytope::try_new(pts.clone()).unwrap();
+        // How far x is outside the hull: the facets' largest offset (2D, 3D), the distance (4D).
+        let gap = |t: f64| -> f64 {
+            let x = ol + dl * t;
+            if D <= 3 {
+                planes
+                    .iter()
+                    .map(|(n, h)| n.dot(&x) - h)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                let at = Isometry::<f64, nalgebra::Rotation<f64, D>, D>::identity();
+                let pt = convex_proximity::shape::PointShape {
+                    point: Point::from(x),
+                };
+                query::distance(&at, &hull_f, &at, &pt, &Tolerances::default())
+                    .unwrap()
+                    .distance
+            }
+        };
+        // (the first time, whether the ray starts inside, the line's entry and exit).
+        let first = |e: f64| -> Option<(f64, bool, f64, f64)> {
+            let (lo, hi) = convex_interval(&gap, e, 40.0)?;
+            let t = if lo >= 0.0 {
+                (lo, false, lo, hi)
+            } else if hi >= 0.0 {
+                (if solid { 0.0 } else { hi }, true, lo, hi)
+            } else {
+                return None;
+            };
+            (t.0 <= max_toi).then_some(t)
+        };
+        let exact = first(0.0);
+        let speed = dl.norm();
+        let grazes = first(1e-3).is_some() != exact.is_some()
+            || exact.is_some_and(|(t, _, lo, hi)| {
+                (hi - lo) * speed < 2e-3
+                    || lo.abs().min(hi.abs()) * speed < 1e-3
+                    || (max_toi - t) * speed < 1e-3
+            });
+        if grazes {
+            continue;
+        }
+        let ray = Ray::new(Point::from(o), d);
+        let cast = query::cast_ray(&pose, &hull, &ray, lit(max_toi), solid, &tol())
+            .unwrap_or_else(|e| panic!("#{i}: {e:?} {ray:?}"));
+        let ctx = format!("#{i} solid {solid}: exact {exact:?}\n got {cast:?}");
+        assert!(cast.termination.is_proven(), "gave up: {ctx}");
+        assert_eq!(cast.hit.is_some(), exact.is_some(), "{ctx}");
+        let (Some((t, inside, _, _)), Some(h)) = (exact, cast.hit) else {
+            misses += 1;
+            continue;
+        };
+        hits += 1;
+        // The time's error is the distance's over the speed along the normal there.
+        let slope = if inside && solid {
+            1.0
+        } else {
+            ((gap(t + 1e-4) - gap(t - 1e-4)) / 2e-4).abs()
+        };
+        let tacc = acc * (1.0 + t) / slope.clamp(1e-2, 1.0);
+        assert!((f(h.toi) - t).abs() <= tacc, "toi: {ctx}");
+        assert!(f(h.lower_bound) <= t + tacc, "lower bound: {ctx}");
+        assert!(
+            (back(&h.point.coords) - (back(&o) + back(&d) * f(h.toi))).norm()
+                < 1e-3 * (1.0 + o_w.norm()),
+            "point: {ctx}"
+        );
+        if inside && solid {
+            inside_starts += 1;
+            assert_eq!(h.termination, CastTermination::StartedPenetrating, "{ctx}");
+            assert!(h.normal.is_none(), "{ctx}");
+            continue;
+        }
+        let n = back(&h.normal.expect(&ctx).into_inner());
+        assert!((n.norm() - 1.0).abs() < 1e-3, "unit normal: {ctx}");
+        let nl = pose_f.inverse_transform_vector(&n);
+        let x = ol + dl * t;
+        let slack = 20.0 * acc * (1.0 + x.norm());
+        for y in &pts {
+            assert!(
+                nl.dot(&(y.coords - x)) <= slack,
+                "the normal {nl} does not support the hull at the hit: {ctx}"
+            );
+        }
+        let along = nl.dot(&dl) / speed;
+        assert!(
+            if inside {
+                along >= -1e-3
+            } else {
+                along <= 1e-3
+            },
+            "normal side: {ctx}"
+        );
+        // The scene moved by a rigid motion m: the same time, the normal turned with it.
+        let (m, mf) = random_pose::<T, D>(&mut rng, 2.0);
+        let moved_ray = Ray::new(m * Point::from(o), m.rotation * d);
+        let moved =
+            query::cast_ray(&(m * pose), &hull, &moved_ray, lit(max_toi), solid, &tol()).unwrap();
+        let mh = moved
+            .hit
+            .unwrap_or_else(|| panic!("moved: {moved:?}, {ctx}"));
+        assert!(
+            (f(mh.toi) - f(h.toi)).abs() <= 2.0 * tacc,
+            "moved toi {mh:?}: {ctx}"
+        );
+        let nm = back(&mh.normal.expect(&ctx).into_inner());
+        let nacc = if is_fixed::<T>() { 5e-2 } else { 2e-2 };
+        assert!(
+            (nm - mf.rotation * n).norm() < nacc,
+            "moved normal {nm}: {ctx}"
+        );
+    }
+    assert!(
+        hits >= 10 && misses >= 5 && inside_starts >= 2,
+        "hits {hits}, misses {misses}, inside {inside_starts}"
+    );
+}
+cases!(rays_vs_hulls, [2 => d2, 3 => d3, 4 => d4]);
+
+/// Regression (fixed point): the GJK ray cast's plane normal was `v` less its components
+/// along the simplex's edges, computed on `v` itself. Near the hull `v` is short (2.6e-4
+/// here) and that subtraction leaves an ulp (6e-8) per component, so the "normal" was tilted
+/// by 4e-4 rad from the edge's true normal: the support point at the far end of the edge
+/// (0.66 away) fell below the plane, no plane separated, GJK could not improve the segment
+/// it already had, and the cast ended `NoProgress` 2.6e-4 short of the hull (case #8 of
+/// `rays_vs_hulls`, 2D FixedI40F24). The normal is now taken from `v`'s unit direction.
+fn facet_normal_from_the_unit_direction_of_a_short_v<T: Real>() {
+    let pts = [
+        [0.5691041946411133, -0.2995642423629761],
+        [0.15422946214675903, -0.8314259648323059],
+        [-0.9286023378372192, 0.12547439336776733],
+        [-0.04517573118209839, -0.5449035167694092],
+        [0.8158618211746216, -0.4734664559364319],
+        [0.4280223250389099, -0.7682307362556458],
+        [-0.3208703398704529, 0.42346781492233276],
+        [0.06905674934387207, 0.5943542122840881],
+        [-0.17413055896759033, -0.7513440847396851],
+        [0.9115856289863586, 0.014558970928192139],
+    ];
+    let hull = Polytope::try_new(
+        pts.iter()
+            .map(|x| nalgebra::Point2::new(lit::<T>(x[0]), lit(x[1])))
+            .collect(),
+    )
+    .unwrap();
+    // The rotation as FixedI40F24 held it; renormalised for the floats (rigid to their τ).
+    let (c, s) = (0.9577440023422241f64, 0.28762197494506836f64);
+    let h = if is_fixed::<T>() { 1.0 } else { c.hypot(s) };
+    let (c, s) = (lit::<T>(c / h), lit::<T>(s / h));
+    let pose = Isometry::from_parts(
+        nalgebra::Translation2::new(lit(-0.7447697520256042), lit(-0.940092921257019)),
+        nalgebra::Rotation2::from_matrix_unchecked(nalgebra::Matrix2::new(c, -s, s, c)),
+    );
+    let ray = Ray::new(
+        nalgebra::Point2::new(lit(-3.079849421977997), lit(-0.1263553500175476)),
+        nalgebra::Vector2::new(lit(1.3751063346862793), lit(-0.3709615468978882)),
+    );
+    let cast = query::cast_ray(&pose, &hull, &ray, lit(10.0), true, &tol()).unwrap();
+    // The exact entry (the facets' half-spaces in f64, `rays_vs_hulls`).
+    let exact = 1.3777172809626723;
+    let h = cast.hit.unwrap_or_else(|| panic!("no hit: {cast:?}"));
+    assert_eq!(h.termination, CastTermination::Converged, "{cast:?}");
+    assert!(
+        (f(h.toi) - exact).abs() < toi_acc::<T>(),
+        "{h:?} vs {exact}"
+    );
+}
+mod facet_normal_from_the_unit_direction_of_a_short_v {
+    #[test]
+    fn f32() {
+        super::facet_normal_from_the_unit_direction_of_a_short_v::<f32>();
+    }
+    #[test]
+    fn f64() {
+        super::facet_normal_from_the_unit_direction_of_a_short_v::<f64>();
+    }
+    #[cfg(feature = "fixed")]
+    #[test]
+    fn fixed() {
+        super::facet_normal_from_the_unit_direction_of_a_short_v::<crate::common::Fx>();
+    }
+}
