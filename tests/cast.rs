@@ -1704,6 +1704,8 @@ cases!(rotation_tunnels, [2 => d2, 3 => d3]);
 trait AboutZ<T: Real, const D: usize>: RotationDim<T, D> {
     fn about_z(w: f64) -> <Self as RotationDim<T, D>>::Angular;
     fn about(axis: &SVector<f64, 3>, w: f64) -> <Self as RotationDim<T, D>>::Angular;
+    /// The rotation axis after the whole scene turns by `m` (2D: the plane's normal stays).
+    fn turned(m: &SMatrix<f64, D, D>, axis: &SVector<f64, 3>) -> SVector<f64, 3>;
 }
 impl<T: Real> AboutZ<T, 2> for Const<2> {
     fn about_z(w: f64) -> T {
@@ -1712,6 +1714,9 @@ impl<T: Real> AboutZ<T, 2> for Const<2> {
     fn about(_axis: &SVector<f64, 3>, w: f64) -> T {
         lit(w)
     }
+    fn turned(_m: &SMatrix<f64, 2, 2>, axis: &SVector<f64, 3>) -> SVector<f64, 3> {
+        *axis
+    }
 }
 impl<T: Real> AboutZ<T, 3> for Const<3> {
     fn about_z(w: f64) -> nalgebra::Vector3<T> {
@@ -1719,6 +1724,9 @@ impl<T: Real> AboutZ<T, 3> for Const<3> {
     }
     fn about(axis: &SVector<f64, 3>, w: f64) -> nalgebra::Vector3<T> {
         v::<T, 3>(&(axis.normalize() * w))
+    }
+    fn turned(m: &SMatrix<f64, 3, 3>, axis: &SVector<f64, 3>) -> SVector<f64, 3> {
+        m * axis
     }
 }
 
@@ -2338,3 +2346,374 @@ mod facet_normal_from_the_unit_direction_of_a_short_v {
         super::facet_normal_from_the_unit_direction_of_a_short_v::<crate::common::Fx>();
     }
 }
+
+// ------------------------------------------------------------------------ rotation: more
+
+/// The f64 distance of two shapes following motions at time `t` (the motions' own poses).
+fn distance_at<T: Real, const D: usize, A, B>(
+    ma: &RigidMotion<T, D>,
+    a: &A,
+    mb: &RigidMotion<T, D>,
+    b: &B,
+    t: f64,
+) -> f64
+where
+    Const<D>: AboutZ<T, D>,
+    A: SupportMap<T, D>,
+    B: SupportMap<T, D>,
+{
+    let pose = |m: &RigidMotion<T, D>| {
+        let rot = m.rotation_at(lit(t));
+        let org = m.transform_point(lit(t), &Point::origin());
+        Isometry::from_parts(
+            nalgebra::Translation::from(org.coords),
+            nalgebra::Rotation::from_matrix_unchecked(rot),
+        )
+    };
+    f(query::distance(&pose(ma), a, &pose(mb), b, &tol())
+        .unwrap()
+        .distance)
+}
+
+/// `time_of_impact` swapped and moved: swapping A and B gives the same time, the opposite
+/// normal and the points swapped; moving the whole scene by a rigid motion `m` (poses
+/// `m·P`, velocities and axes turned by `m`) moves the answer with it. Random hulls against
+/// capsules, both turning and moving; pairs whose distance passes within 2e-2 of the
+/// target (a grazing approach: either answer is right) are skipped.
+fn toi_symmetry_and_invariance<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(42);
+    let acc = toi_acc::<T>();
+    let (mut hits, mut misses) = (0, 0);
+    for i in 0..14 {
+        let a = Polytope::try_new(
+            hull_points::<D>(&mut rng, 8, 0.6)
+                .iter()
+                .map(p::<T, D>)
+                .collect(),
+        )
+        .unwrap();
+        let b = Capsule::new(
+            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
+            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
+            lit(0.1),
+        );
+        let (pa, fa) = random_pose::<T, D>(&mut rng, 0.5);
+        let (pb, fb) = random_pose::<T, D>(&mut rng, 2.5);
+        let (ca, cb) = (rng.vector::<D>(-0.3, 0.3), rng.vector::<D>(-0.2, 0.2));
+        let va = rng.vector::<D>(-0.3, 0.3);
+        let vb = (fa.translation.vector - fb.translation.vector) * rng.uniform(0.6, 1.4);
+        let (axa, axb) = (rng.unit::<3>(), rng.unit::<3>());
+        let (wa, wb) = (rng.uniform(-4.0, 4.0), rng.uniform(-3.0, 3.0));
+        let motions = |m: &Pose<T, D>, mf: &Pose<f64, D>| {
+            let r = mf.rotation.matrix();
+            (
+                RigidMotion::new(
+                    &(m * pa),
+                    p::<T, D>(&Point::from(ca)),
+                    v::<T, D>(&(r * va)),
+                    <Const<D> as AboutZ<T, D>>::about(
+                        &<Const<D> as AboutZ<T, D>>::turned(r, &axa),
+                        wa,
+                    ),
+                ),
+                RigidMotion::new(
+                    &(m * pb),
+                    p::<T, D>(&Point::from(cb)),
+                    v::<T, D>(&(r * vb)),
+                    <Const<D> as AboutZ<T, D>>::about(
+                        &<Const<D> as AboutZ<T, D>>::turned(r, &axb),
+                        wb,
+                    ),
+                ),
+            )
+        };
+        let (ma, mb) = motions(&id(), &id());
+        let target = if i % 2 == 0 { 0.0 } else { 0.05 };
+        let dist = |t: f64| distance_at(&ma, &a, &mb, &b, t);
+        if dist(0.0) <= target + 1e-2 {
+            continue;
+        }
+        let min = (0..=200)
+            .map(|k| dist(k as f64 / 200.0))
+            .fold(f64::INFINITY, f64::min);
+        if (min - target).abs() < 2e-2 {
+            continue;
+        }
+        let o = opts::<T>(1.0, target);
+        let ab = query::time_of_impact(&ma, &a, &mb, &b, &o, &tol()).unwrap();
+        let ba = query::time_of_impact(&mb, &b, &ma, &a, &o, &tol()).unwrap();
+        let (m, mf) = random_pose::<T, D>(&mut rng, 2.0);
+        let (ma2, mb2) = motions(&m, &mf);
+        let moved = query::time_of_impact(&ma2, &a, &mb2, &b, &o, &tol()).unwrap();
+        let ctx = format!("#{i}: ab {ab:?}\n ba {ba:?}\n moved {moved:?}");
+        for c in [&ab, &ba, &moved] {
+            assert!(c.termination.is_proven(), "{ctx}");
+        }
+        assert_eq!(ab.hit.is_some(), ba.hit.is_some(), "swapped: {ctx}");
+        assert_eq!(ab.hit.is_some(), moved.hit.is_some(), "moved: {ctx}");
+        let (Some(x), Some(y), Some(z)) = (ab.hit, ba.hit, moved.hit) else {
+            misses += 1;
+            continue;
+        };
+        hits += 1;
+        let t = f(x.toi);
+        let slope = ((dist(t) - dist((t - 1e-3).max(0.0))) / 1e-3).abs();
+        let tacc = acc * (1.0 + t) / slope.clamp(1e-2, 1.0);
+        assert!((f(y.toi) - t).abs() <= tacc, "swapped toi: {ctx}");
+        assert!((f(z.toi) - t).abs() <= tacc, "moved toi: {ctx}");
+        let nacc = if is_fixed::<T>() { 5e-2 } else { 2e-2 };
+        let n = |h: &query::ShapeHit<T, D>| back(&h.normal.unwrap().into_inner());
+        assert!((n(&x) + n(&y)).norm() < nacc, "swapped normal: {ctx}");
+        assert!(
+            (mf.rotation * n(&x) - n(&z)).norm() < nacc,
+            "moved normal: {ctx}"
+        );
+        let pacc = 10.0 * nacc;
+        assert!(
+            (pback(&x.point_a) - pback(&y.point_b)).norm() < pacc
+                && (pback(&x.point_b) - pback(&y.point_a)).norm() < pacc,
+            "swapped points: {ctx}"
+        );
+        assert!(
+            (mf * pback(&x.point_a) - pback(&z.point_a)).norm() < pacc,
+            "moved point: {ctx}"
+        );
+    }
+    assert!(hits >= 3 && misses >= 1, "hits {hits}, misses {misses}");
+}
+cases!(toi_symmetry_and_invariance, [2 => d2, 3 => d3]);
+
+/// Rotating pairs touching or overlapping at t = 0 (the sliding ones: the two regressions
+/// below): a touching box pushed into another while turning: a hit at 0; overlapping and
+/// `stop_at_penetration`: a hit at 0 with the depth; a bar touching a ball with its tip and
+/// turning away comes back with its other tip after half a turn (exactly `π/ω`): that
+/// contact, or a run that says it gave up before it, never a made-up hit or a proven miss;
+/// `motion_is_free` calls any start within the margin a contact.
+fn toi_touching_starts<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let ex = |k: usize, x: f64| {
+        let mut e = SVector::<f64, D>::zeros();
+        e[k] = x;
+        e
+    };
+    let cube = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let still = RigidMotion::fixed(&id::<T, D>());
+    let o = opts::<T>(1.0, 0.0);
+    // Touching, pushed in while turning: a hit at 0.
+    let push = RigidMotion::new(
+        &translation::<T, D>(&ex(0, 2.0)).0,
+        Point::origin(),
+        v::<T, D>(&ex(0, -1.0)),
+        angular::<T, D>(0.5),
+    );
+    let c = query::time_of_impact(&still, &cube, &push, &cube, &o, &tol()).unwrap();
+    let h = c.hit.unwrap_or_else(|| panic!("pushed in: {c:?}"));
+    assert!(
+        f(h.toi) == 0.0 && h.termination == CastTermination::StartedWithin,
+        "{c:?}"
+    );
+    let n = back(&h.normal.unwrap().into_inner());
+    assert!((n - ex(0, 1.0)).norm() < 1e-2, "normal {n}: {c:?}");
+    // Overlapping by 0.3 and turning: a hit at 0 with the depth.
+    let deep = RigidMotion::new(
+        &translation::<T, D>(&ex(0, 1.7)).0,
+        Point::origin(),
+        v::<T, D>(&ex(0, 1.0)),
+        angular::<T, D>(0.5),
+    );
+    let c = query::time_of_impact(&still, &cube, &deep, &cube, &o, &tol()).unwrap();
+    let h = c.hit.unwrap_or_else(|| panic!("overlap: {c:?}"));
+    assert_eq!(h.termination, CastTermination::StartedPenetrating, "{c:?}");
+    assert!(
+        f(h.toi) == 0.0 && (f(h.distance) + 0.3).abs() < 10.0 * accuracy::<T>(1.0),
+        "{c:?}"
+    );
+    // A bar (half-length 1, radius 0.05) whose tip touches a ball, turning at ω = 3: the
+    // other tip arrives at t = π/3.
+    let w = 3.0;
+    let bar = Capsule::new(
+        p::<T, D>(&Point::from(ex(0, -1.0))),
+        p::<T, D>(&Point::from(ex(0, 1.0))),
+        lit(0.05),
+    );
+    let turn = RigidMotion::new(
+        &id::<T, D>(),
+        Point::origin(),
+        SVector::zeros(),
+        angular::<T, D>(w),
+    );
+    let at = RigidMotion::fixed(&translation::<T, D>(&ex(0, 1.15)).0);
+    let c = query::time_of_impact(&turn, &bar, &at, &ball_r::<T>(0.1), &opts(2.0, 0.0), &tol())
+        .unwrap();
+    let exact = std::f64::consts::PI / w;
+    match c.hit {
+        Some(h) => {
+            assert!(
+                (f(h.toi) - exact).abs() < 10.0 * toi_acc::<T>(),
+                "{c:?} vs {exact}"
+            );
+        }
+        None => {
+            assert!(!c.termination.is_proven(), "a proven miss: {c:?}");
+            assert!(f(c.safe_toi) <= exact + toi_acc::<T>(), "{c:?}");
+        }
+    }
+}
+cases!(toi_touching_starts, [2 => d2, 3 => d3]);
+
+fn ball_r<T: Real>(r: f64) -> Ball<T> {
+    Ball::new(lit(r))
+}
+
+/// The first `t ∈ [0, 1]` with `dist(t) ≤ 0` by brute force over time: samples `1/n` apart
+/// (a sample farther than `lipschitz / n` proves its step free), each step that could hold
+/// a contact resampled 200 times finer, the first contact there bisected.
+fn first_contact(dist: &dyn Fn(f64) -> f64, lipschitz: f64, n: usize) -> Option<f64> {
+    let h = 1.0 / n as f64;
+    let mut prev = 0.0;
+    for k in 0..=n {
+        let t = k as f64 * h;
+        if dist(t) > lipschitz * h {
+            prev = t;
+            continue;
+        }
+        let (mut lo, fine) = (prev, (t + h).min(1.0) - prev);
+        for j in 1..=200 {
+            let s = prev + fine * j as f64 / 200.0;
+            if dist(s) <= 0.0 {
+                let mut hi = s;
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    if dist(mid) <= 0.0 {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                return Some(hi);
+            }
+            lo = s;
+        }
+        prev = t;
+    }
+    None
+}
+
+/// A thin plate (0.01 thick) thrown at 20 units per unit of time while spinning at 25 rad
+/// per unit of time, at a small ball: every pass and miss against brute force over time
+/// (`first_contact`: 20 000 samples, each possible contact bisected); the same motions
+/// through `motion_is_free` (free exactly when brute force finds nothing).
+fn thin_spinning_fast<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(43);
+    let mut h = SVector::<f64, D>::repeat(0.4);
+    h[0] = 5e-3;
+    let plate = Cuboid::new(v::<T, D>(&h));
+    let ball = ball_r::<T>(0.05);
+    let (speed, w) = (20.0, 25.0);
+    let lipschitz = speed + w * h.norm() + 1.0;
+    let (mut hits, mut misses) = (0, 0);
+    for i in 0..6 {
+        let mut start = rng.vector::<D>(-0.5, 0.5);
+        start[0] = -10.0 - rng.uniform(0.0, 2.0);
+        let mut vel = rng.vector::<D>(-0.3, 0.3);
+        vel[0] = speed;
+        let spin = RigidMotion::new(
+            &translation::<T, D>(&start).0,
+            Point::origin(),
+            v::<T, D>(&vel),
+            <Const<D> as AboutZ<T, D>>::about(&rng.unit::<3>(), w),
+        );
+        let rest = RigidMotion::fixed(&translation::<T, D>(&rng.vector::<D>(-0.2, 0.2)).0);
+        let dist = |t: f64| distance_at(&spin, &plate, &rest, &ball, t);
+        let exact = first_contact(&dist, lipschitz, 20_000);
+        let cast =
+            query::time_of_impact(&spin, &plate, &rest, &ball, &opts(1.0, 0.0), &tol()).unwrap();
+        let free = query::motion_is_free(&spin, &plate, &rest, &ball, lit(0.0), &tol()).unwrap();
+        let ctx = format!("#{i}: exact {exact:?}\n toi {cast:?}\n free {free:?}");
+        assert!(
+            cast.termination.is_proven() && free.termination.is_proven(),
+            "{ctx}"
+        );
+        assert_eq!(cast.hit.is_some(), exact.is_some(), "{ctx}");
+        assert_eq!(free.is_free(), exact.is_none(), "{ctx}");
+        let Some(t) = exact else {
+            misses += 1;
+            continue;
+        };
+        hits += 1;
+        // The time's error: the distance's over the approach speed (at least 1 here).
+        let tacc = toi_acc::<T>() * 10.0 / speed;
+        for h in [cast.hit.unwrap(), free.hit.unwrap()] {
+            assert!((f(h.toi) - t).abs() <= tacc, "toi {}: {ctx}", f(h.toi));
+        }
+    }
+    assert!(hits >= 2 && misses >= 1, "hits {hits}, misses {misses}");
+}
+cases!(thin_spinning_fast, [2 => d2, 3 => d3]);
+
+/// Regression: a ball (radius 0.5) resting on a box face and rolling along it (turning about
+/// its centre while it moves along the face) slides: no hit, proven. It stalled
+/// (`NoProgress` at 0): a touching start leaves no gap to advance by, so only a bound of the
+/// approach speed `μ ≤ 0` proves it, and the ball's reach (the distance its core's points
+/// can turn about the centre) carried 64 ulps of slack for rounding though its core is the
+/// centre itself and does not move: `μ` came out 2e-14, not 0. The reach of a ball turning
+/// about its own centre is now exactly 0.
+fn rolling_ball_has_no_reach<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut x = SVector::<f64, D>::zeros();
+    x[0] = 1.5;
+    let mut along = SVector::<f64, D>::zeros();
+    along[1] = 0.8;
+    let cube = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let roll = RigidMotion::new(
+        &translation::<T, D>(&x).0,
+        Point::origin(),
+        v::<T, D>(&along),
+        angular::<T, D>(-1.6),
+    );
+    let still = RigidMotion::fixed(&id::<T, D>());
+    let ball = ball_r::<T>(0.5);
+    let c = query::time_of_impact(&still, &cube, &roll, &ball, &opts(1.0, 0.0), &tol()).unwrap();
+    assert!(c.is_free(), "rolling ball: {c:?}");
+    // A planner's check calls a start within the margin a contact, whatever the motion.
+    let c = query::motion_is_free(&still, &cube, &roll, &ball, lit(0.0), &tol()).unwrap();
+    assert!(
+        c.hit.is_some_and(|h| f(h.toi) == 0.0),
+        "planner, rolling ball: {c:?}"
+    );
+}
+cases!(rolling_ball_has_no_reach, [2 => d2, 3 => d3]);
+
+/// Regression (3D): a box on another's face, spinning about the face's normal, slides: no
+/// hit, proven. It ended `Degenerate` at 0: the advancement takes its plane from GJK's
+/// closest points, and touching cores have none (`v = 0`). A touching start that neither
+/// approaches nor overlaps now takes the contact's normal (EPA's) as its first plane; the
+/// spin about it moves no point along it (`‖n × ω‖ = 0`), so `μ = 0`: proven.
+fn touching_start_takes_the_contact_normal<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let cube = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let mut x = SVector::<f64, D>::zeros();
+    x[0] = 2.0;
+    let spin = RigidMotion::new(
+        &translation::<T, D>(&x).0,
+        Point::origin(),
+        SVector::zeros(),
+        <Const<D> as AboutZ<T, D>>::about(&SVector::<f64, 3>::x(), 2.0),
+    );
+    let still = RigidMotion::fixed(&id::<T, D>());
+    let c = query::time_of_impact(&still, &cube, &spin, &cube, &opts(1.0, 0.0), &tol()).unwrap();
+    assert!(c.is_free(), "box spinning on a face: {c:?}");
+}
+cases!(touching_start_takes_the_contact_normal, [3 => d3]);

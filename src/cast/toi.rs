@@ -434,15 +434,21 @@ where
                     return Ok(cast);
                 }
                 // Separating or sliding at 0: look for the return within the start distance.
+                // Touching cores have no `v` to take a plane from: the contact's normal
+                // (EPA's) is one.
                 (margin, armed) = (margin.min(lower), false);
+                last_normal = hit.normal;
             }
             if !armed && lower > margin + band * accuracy {
                 armed = true;
             }
-            let Some(n_local) = normalize(&-p.out.v) else {
-                return Ok(stalled(t, CastTermination::Degenerate, iterations, steps));
+            let n = match (normalize(&-p.out.v), last_normal) {
+                (Some(n_local), _) => p.rot_a * n_local.into_inner(),
+                (None, Some(n)) if steps == 1 => n.into_inner(),
+                (None, _) => {
+                    return Ok(stalled(t, CastTermination::Degenerate, iterations, steps));
+                }
             };
-            let n = p.rot_a * n_local.into_inner();
             last_normal = Some(Unit::new_unchecked(n));
             let mu = n.dot(&dv)
                 + <Const<D> as RotationDim<T, D>>::rate(&wa, &n) * ra
