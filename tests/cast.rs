@@ -304,7 +304,7 @@ where
         }
     }
 }
-cases!(ray_vs_capsule, [2 => d2, 3 => d3]);
+cases!(ray_vs_capsule, [2 => d2, 3 => d3, 4 => d4]);
 
 /// Rays starting inside: a solid shape is hit at 0 without a normal; a hollow one where
 /// the ray leaves it, with the outward normal there.
@@ -404,7 +404,7 @@ where
         assert!((f(hit.toi) - 2.0).abs() < toi_acc::<T>(), "{name}: {hit:?}");
     }
 }
-cases!(grazing_rays, [2 => d2, 3 => d3]);
+cases!(grazing_rays, [2 => d2, 3 => d3, 4 => d4]);
 
 /// A shape's name, the exact answer (toi, started inside), whether the ray grazes it, its
 /// closed-form shape and its GJK-only twin.
@@ -1438,7 +1438,7 @@ where
         }
     }
 }
-cases!(symmetry_and_invariance, [2 => d2, 3 => d3]);
+cases!(symmetry_and_invariance, [2 => d2, 3 => d3, 4 => d4]);
 
 /// Pairs touching or overlapping at t = 0 (parry #405): approaching → a hit at 0; sliding
 /// or separating → no hit; corner against corner moving apart across → no hit;
@@ -1642,7 +1642,7 @@ where
         "{h:?} vs {exact}"
     );
 }
-cases!(thin_fast, [2 => d2, 3 => d3]);
+cases!(thin_fast, [2 => d2, 3 => d3, 4 => d4]);
 
 // ------------------------------------------------------------------------ rotation
 
@@ -2717,3 +2717,113 @@ where
     assert!(c.is_free(), "box spinning on a face: {c:?}");
 }
 cases!(touching_start_takes_the_contact_normal, [3 => d3]);
+
+/// Casts that start far apart (beyond the signed volumes' coordinate range of fixed point,
+/// FixedI40F24 304 in 2D and 45 in 3D, though their contact is near): a ray from 60–400
+/// units at a unit box (no closed form in fixed point), a ball thrown at a ball from there
+/// (linear, and turning about its centre: conservative advancement), against the closed
+/// forms. Fixed point used to answer `Err(OutOfRange)` from 45 (3D) or 304 (2D) on; the
+/// sweep and the advancement's distance queries now take Johnson's subalgorithm there,
+/// whose tables check their own range. Every scalar, 2D to 4D (rays and linear casts).
+fn casts_from_far_away<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let mut rng = Rng(44);
+    let acc = toi_acc::<T>();
+    for (i, far) in [60.0, 150.0, 400.0, 1000.0].into_iter().enumerate() {
+        let dir = rng.unit::<D>();
+        let h = SVector::<f64, D>::repeat(1.0);
+        let cube = Cuboid::new(v::<T, D>(&h));
+        let aim = rng.vector::<D>(-0.5, 0.5);
+        let o = dir * far;
+        let d = (aim - o) / far * 2.0;
+        let (o, d) = (v::<T, D>(&o), v::<T, D>(&d));
+        let ray = Ray::new(Point::from(o), d);
+        let (lo, _) = exact_slabs(&h, &back(&o), &back(&d)).unwrap();
+        for (name, shape) in [
+            ("box", &cube as &dyn SupportMap<T, D>),
+            ("box gjk", &opaque(cube)),
+        ] {
+            let cast = query::cast_ray(&id(), shape, &ray, lit(far), true, &tol())
+                .unwrap_or_else(|e| panic!("#{i} {name} from {far}: {e:?}"));
+            let hit = cast.hit.unwrap_or_else(|| panic!("#{i} {name}: {cast:?}"));
+            assert!(
+                (f(hit.toi) - lo).abs() <= acc * (1.0 + lo),
+                "#{i} {name} from {far}: {hit:?} vs {lo}"
+            );
+        }
+        // Ball B (0.5) thrown at ball A (0.7) from `far` away, reaching it at t ≈ 2.
+        let (pb, fb) = translation::<T, D>(&(dir * far));
+        let vb = back(&v::<T, D>(
+            &(-dir * (far / 2.0) + rng.vector::<D>(-0.05, 0.05)),
+        ));
+        let rel = fb.translation.vector;
+        let exact = exact_ray_ball(&SVector::zeros(), 1.2, &rel, &vb).map(|(t, _)| t);
+        let t = exact.expect("aimed at the ball");
+        let (a, b) = (ball_r::<T>(0.7), ball_r::<T>(0.5));
+        let cast = query::cast_shapes(
+            &lin(id(), &SVector::zeros()),
+            &a,
+            &lin(pb, &vb),
+            &b,
+            &opts(4.0, 0.0),
+            &tol(),
+        )
+        .unwrap_or_else(|e| panic!("#{i} linear from {far}: {e:?}"));
+        let hit = cast.hit.unwrap_or_else(|| panic!("#{i} linear: {cast:?}"));
+        assert!(
+            (f(hit.toi) - t).abs() <= acc * (1.0 + t),
+            "#{i} linear from {far}: {hit:?} vs {t}"
+        );
+    }
+}
+cases!(casts_from_far_away, [2 => d2, 3 => d3, 4 => d4]);
+
+/// [`casts_from_far_away`] under rotation: the ball B thrown from 60–400 units while
+/// turning about its centre (conservative advancement, GJK distances at every step), a
+/// box turning slowly about its centre thrown the same way (brute force: its first contact
+/// is bracketed by the linear casts of its inscribed and circumscribed balls). (From 1000
+/// units f32 loses the contact's last digits to the motion's cancellation, `c + v·t`, and
+/// may stop `NoProgress` just short of it.)
+fn rotating_casts_from_far_away<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(45);
+    let acc = toi_acc::<T>();
+    for (i, far) in [60.0, 150.0, 400.0].into_iter().enumerate() {
+        let dir = rng.unit::<D>();
+        let (pb, fb) = translation::<T, D>(&(dir * far));
+        let vb = back(&v::<T, D>(
+            &(-dir * (far / 2.0) + rng.vector::<D>(-0.05, 0.05)),
+        ));
+        let rel = fb.translation.vector;
+        let t = exact_ray_ball(&SVector::zeros(), 1.2, &rel, &vb).unwrap().0;
+        let (a, b) = (ball_r::<T>(0.7), ball_r::<T>(0.5));
+        let still = RigidMotion::fixed(&id::<T, D>());
+        let turning = RigidMotion::new(&pb, Point::origin(), v::<T, D>(&vb), angular::<T, D>(3.0));
+        let cast = query::time_of_impact(&still, &a, &turning, &b, &opts(4.0, 0.0), &tol())
+            .unwrap_or_else(|e| panic!("#{i} from {far}: {e:?}"));
+        let hit = cast.hit.unwrap_or_else(|| panic!("#{i}: {cast:?}"));
+        assert!(
+            (f(hit.toi) - t).abs() <= acc * (1.0 + t),
+            "#{i} from {far}: {hit:?} vs {t}"
+        );
+        // A unit box (half-extent 0.5) turning at 0.5 rad: between its balls' casts.
+        let cube = Cuboid::new(SVector::<T, D>::repeat(lit(0.5)));
+        let slow = RigidMotion::new(&pb, Point::origin(), v::<T, D>(&vb), angular::<T, D>(0.5));
+        let cast = query::time_of_impact(&still, &a, &slow, &cube, &opts(4.0, 0.0), &tol())
+            .unwrap_or_else(|e| panic!("#{i} box from {far}: {e:?}"));
+        let hit = cast.hit.unwrap_or_else(|| panic!("#{i} box: {cast:?}"));
+        let outer = exact_ray_ball(&SVector::zeros(), 0.7 + 0.5 * (D as f64).sqrt(), &rel, &vb)
+            .unwrap()
+            .0;
+        let inner = exact_ray_ball(&SVector::zeros(), 1.2, &rel, &vb).unwrap().0;
+        assert!(
+            f(hit.toi) >= outer - acc && f(hit.toi) <= inner + acc,
+            "#{i} box from {far}: {hit:?} not in [{outer}, {inner}]"
+        );
+    }
+}
+cases!(rotating_casts_from_far_away, [2 => d2, 3 => d3]);

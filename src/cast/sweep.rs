@@ -18,7 +18,7 @@
 
 use super::CastTermination;
 use crate::{
-    QueryError, Real, Tolerances,
+    QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
     gjk::{Johnson, Simplex, SupportPoint, check_range, support_limit, uses_johnson},
     real::{amax_from, norm, normalize},
@@ -140,7 +140,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     // The ray's point moves the simplex far from the origin, keeping it small.
-    let limit = support_limit::<T, D>(tol);
+    let limit = sweep_limit::<T, D>(tol);
     let (mut lambda, mut shift) = (s.start, s.u * s.start);
     let (ca, cb) = (a.center(), b.center());
     let first = SupportPoint::new(ca, cb + shift);
@@ -160,7 +160,7 @@ where
         amax_from(m, &(p.b - shift - cb))
     };
     let r = Rounding::of(tol);
-    let mut johnson = uses_johnson::<T, D>(tol).then(Johnson::new);
+    let mut johnson = sweep_uses_johnson::<T, D>(tol).then(Johnson::new);
     let mut seen = extent(T::zero(), &first, &shift);
     let mut band = r.band(seen);
 
@@ -317,6 +317,32 @@ where
         iterations: tol.gjk_max_iterations,
         steps,
     })
+}
+
+/// Whether the sweep solves its simplices by Johnson's subalgorithm: as GJK (`D ≥ 4`, or on
+/// request), and always in fixed point, where its tables test each product's range before
+/// forming it, so vertices may reach the shapes' range (`√max / 16`, FixedI40F24 46341;
+/// docs/tolerances.md, "Ranges"). Signed volumes need every coordinate of `A − B` within
+/// `(max/64)^(1/2D)` (FixedI40F24: 304 in 2D, 45 in 3D), and a cast starts as far apart as
+/// its motion is long: unit shapes 50 apart in 3D were `Err(OutOfRange)`.
+#[inline]
+pub(crate) fn sweep_uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool {
+    crate::real::is_fixed::<T>() || uses_johnson::<T, D>(tol)
+}
+
+/// The largest coordinate a support point of the sweep may have ([`sweep_uses_johnson`];
+/// `None` for floats).
+#[inline]
+pub(crate) fn sweep_limit<T: Real, const D: usize>(tol: &Tolerances<T>) -> Option<T> {
+    if crate::real::is_fixed::<T>() {
+        let johnson = Tolerances {
+            gjk_subalgorithm: Subalgorithm::Johnson,
+            ..*tol
+        };
+        support_limit::<T, D>(&johnson)
+    } else {
+        support_limit::<T, D>(tol)
+    }
 }
 
 /// Moves every vertex's B witness by `du` (B moved), rebuilding Johnson's determinants.

@@ -262,6 +262,18 @@ where
         let rel_t = rot_a.tr_mul(&(tr_b - tr_a));
         let placed = place(self.b, &rel_rot, &rel_t)?;
         let mut simplex = cache.seed();
+        // Fixed point: Johnson's subalgorithm, as the sweep (`sweep_uses_johnson`): the
+        // steps start as far apart as the motion is long.
+        let johnson;
+        let tol = if crate::real::is_fixed::<T>() {
+            johnson = Tolerances {
+                gjk_subalgorithm: crate::Subalgorithm::Johnson,
+                ..*tol
+            };
+            &johnson
+        } else {
+            tol
+        };
         let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).closest_point()?;
         cache.store(&simplex);
         let out = Core {
