@@ -1755,7 +1755,7 @@ where
 {
     let mut rng = Rng(31);
     let acc = toi_acc::<T>();
-    let mut hits = 0;
+    let (mut hits, mut gave_up) = (0, 0);
     for i in 0..cases {
         let a = Polytope::try_new(
             hull_points::<D>(&mut rng, 8, 0.7)
@@ -1803,6 +1803,20 @@ where
         }
         let cast = query::time_of_impact(&ma, &a, &mb, &b, &opts(1.0, target), &tol()).unwrap();
         let ctx = format!("#{i}: {cast:?}");
+        if cast.termination == CastTermination::MaxIterations {
+            // Conservative advancement converges linearly, slowly where the approach grazes
+            // (the speed bound far above the true rate): the step cap may come right at
+            // the contact (#21 of the f64 2D sweep: 256 steps, 3.7e-14 from the target).
+            // The last safe time must then be at the contact, and nothing before it.
+            gave_up += 1;
+            let d = dist(f(cast.safe_toi));
+            assert!((d - target).abs() <= 20.0 * acc, "gave up at {d}: {ctx}");
+            let before = (0..samples)
+                .map(|k| k as f64 / samples as f64 * f(cast.safe_toi))
+                .find(|&t| dist(t) < target - 10.0 * acc);
+            assert!(before.is_none(), "a sample at {before:?} is closer: {ctx}");
+            continue;
+        }
         assert!(cast.termination.is_proven(), "{ctx}");
         let first = (0..=samples)
             .map(|k| k as f64 / samples as f64)
@@ -1825,6 +1839,7 @@ where
         }
     }
     assert!(hits >= min_hits, "too few hits ({hits})");
+    assert!(gave_up * 20 <= cases, "gave up {gave_up} times of {cases}");
 }
 cases!(toi_against_sampling, [2 => d2, 3 => d3]);
 
