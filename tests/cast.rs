@@ -2505,8 +2505,8 @@ cases!(toi_symmetry_and_invariance, [2 => d2, 3 => d3]);
 /// below): a touching box pushed into another while turning: a hit at 0; overlapping and
 /// `stop_at_penetration`: a hit at 0 with the depth; a bar touching a ball with its tip and
 /// turning away comes back with its other tip after half a turn (exactly `π/ω`): that
-/// contact, or a run that says it gave up before it, never a made-up hit or a proven miss;
-/// `motion_is_free` calls any start within the margin a contact.
+/// contact, or a run that says it gave up before it (today `NoProgress` at 0, docs/casts.md
+/// §4), never a made-up hit or a proven miss.
 fn toi_touching_starts<T: Real, const D: usize>()
 where
     Const<D>: AboutZ<T, D>,
