@@ -394,7 +394,7 @@ where
     let h = (-u).dot(&a.core_support(&-u).coords) - (-u).dot(&b.core_support(u).coords);
     let reach = (h.max(T::zero()) + margin * nu) / nu;
     // Fixed-point: the start must stay within the sweep's range (it checks each vertex).
-    if let Some(limit) = gjk::support_limit::<T, D>(tol)
+    if let Some(limit) = super::sweep::sweep_limit::<T, D>(tol)
         && reach > limit
     {
         return Ok(None);

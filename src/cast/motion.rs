@@ -382,6 +382,11 @@ where
     let eps64 = crate::tolerance::ulps::<T>(crate::tolerance::allowance::CORE_REACH);
     let slack = |r: T| r * (T::one() + eps64) + eps64 * (T::one() + c.coords.amax());
     match shape.primitive() {
+        // A ball turning about its own centre: its core, that point, does not move (no
+        // rounding to cover), so a wheel rolling on a face slides along it, proven.
+        Some(Primitive::Ball { .. }) if c.coords.iter().all(|x| *x == T::zero()) => {
+            return T::zero();
+        }
         Some(Primitive::Ball { .. }) => return slack(norm(&c.coords)),
         Some(Primitive::Cuboid { half_extents }) => {
             return slack(norm(&(c.coords.abs() + half_extents)));

@@ -95,13 +95,21 @@ where
         }
         Some(Primitive::Capsule { a, b, radius }) => {
             crate::pose::check_finite(pose)?;
-            let capsule = Capsule {
-                segment: Segment {
+            // A segment centred on the shape's origin (the usual capsule) is the posed
+            // origin ± one rotated end: one rotation instead of two.
+            let segment = if a.coords == -b.coords {
+                let half = pose.rotation.transform_vector(&b.coords);
+                Segment {
+                    a: Point::from(t - half),
+                    b: Point::from(t + half),
+                }
+            } else {
+                Segment {
                     a: pose.transform_point(&a),
                     b: pose.transform_point(&b),
-                },
-                radius,
+                }
             };
+            let capsule = Capsule { segment, radius };
             if let Some(answer) = closed::ray_capsule(&capsule, &ray.origin, &ray.dir, max_toi) {
                 return Ok(closed_cast(answer, ray, max_toi, solid, |n| n));
             }

@@ -18,7 +18,7 @@
 
 use super::CastTermination;
 use crate::{
-    QueryError, Real, Tolerances,
+    QueryError, Real, Subalgorithm, Tolerances,
     dim::Dim,
     gjk::{Johnson, Simplex, SupportPoint, check_range, support_limit, uses_johnson},
     real::{amax_from, norm, normalize},
@@ -140,7 +140,7 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     // The ray's point moves the simplex far from the origin, keeping it small.
-    let limit = support_limit::<T, D>(tol);
+    let limit = sweep_limit::<T, D>(tol);
     let (mut lambda, mut shift) = (s.start, s.u * s.start);
     let (ca, cb) = (a.center(), b.center());
     let first = SupportPoint::new(ca, cb + shift);
@@ -154,14 +154,15 @@ where
     // grows from it by plain comparisons (`real::amax_from`; nalgebra's `amax` and `max`
     // are NaN-aware, about 40 instructions more an iteration): every point it sees has
     // passed `check_range`.
-    let extent = |seen: T, p: &SupportPoint<T, D>, shift: &SVector<T, D>| {
+    // (`b0`: B's support point before the sweep's shift.)
+    let extent = |seen: T, p: &SupportPoint<T, D>, b0: &Point<T, D>| {
         let m = amax_from(seen, &p.w);
         let m = amax_from(m, &(p.a - ca));
-        amax_from(m, &(p.b - shift - cb))
+        amax_from(m, &(b0 - cb))
     };
     let r = Rounding::of(tol);
-    let mut johnson = uses_johnson::<T, D>(tol).then(Johnson::new);
-    let mut seen = extent(T::zero(), &first, &shift);
+    let mut johnson = sweep_uses_johnson::<T, D>(tol).then(Johnson::new);
+    let mut seen = extent(T::zero(), &first, &cb);
     let mut band = r.band(seen);
 
     let (mut plane, mut advanced, mut from_simplex, mut steps) = (None, false, false, 0u32);
@@ -193,13 +194,19 @@ where
         // about 2⁻¹⁹ at most (the band is 8ε·size); in exact arithmetic the two agree.
         let facet = crate::real::is_fixed::<T>() || upper <= s.margin + band * far_band;
         let along = if facet { facet_normal(simplex, &v) } else { v };
-        let n = normalize(&along).map_or_else(SVector::zeros, |n| n.into_inner());
-        let dir = if n == SVector::<T, D>::zeros() { v } else { n };
-        let mut sp = SupportPoint::new(a.core_support(&-dir), b.core_support(&dir) + shift);
+        let unit = normalize(&along).map(Unit::into_inner);
+        let (n, dir) = unit.map_or((SVector::zeros(), v), |n| (n, n));
+        let b0 = b.core_support(&dir);
+        let mut sp = SupportPoint::new(a.core_support(&-dir), b0 + shift);
         check_range(&sp, limit)?;
-        seen = extent(seen, &sp, &shift);
+        seen = extent(seen, &sp, &b0);
         band = r.band(seen);
-        let gap = n.dot(&sp.w) - s.margin;
+        let nw = n.dot(&sp.w);
+        // Every vertex `y` of the simplex has `n·y ≥ ‖v‖` (`v` is its closest point), less
+        // the rounding: a `w` below that is none of them, and needs no search (floats, away
+        // from the margin, where `n` is `v`'s own direction).
+        let fresh = !facet && unit.is_some() && nw + band < upper;
+        let gap = nw - s.margin;
         if gap > T::zero() {
             // Separating plane at offset m: advance to where B's motion brings it to m.
             let nu = n.dot(&s.u);
@@ -218,7 +225,12 @@ where
             lambda += step;
             let du = s.u * step;
             shift += du;
-            shift_simplex(simplex, johnson.as_mut(), &du);
+            match johnson.as_mut() {
+                // Signed volumes keep no state beside the vertices (inline: the call cost
+                // 17 instructions an advance).
+                None => simplex.shift_b(&du),
+                Some(j) => shift_johnson(simplex, j, &du),
+            }
             sp = SupportPoint::new(sp.a, sp.b + du);
             check_range(&sp, limit)?;
             plane = Some(Unit::new_unchecked(-n));
@@ -235,7 +247,7 @@ where
                 steps,
             })
         };
-        if !simplex.contains(&sp.w) && simplex.push(sp, johnson.as_mut()).is_none() {
+        if (fresh || !simplex.contains(&sp.w)) && simplex.push(sp, johnson.as_mut()).is_none() {
             return stall(CastTermination::Degenerate);
         }
         if johnson.as_ref().is_some_and(|j| j.overflow) {
@@ -319,20 +331,40 @@ where
     })
 }
 
-/// Moves every vertex's B witness by `du` (B moved), rebuilding Johnson's determinants.
+/// Whether the sweep solves its simplices by Johnson's subalgorithm: as GJK (`D ≥ 4`, or on
+/// request), and always in fixed point, where its tables test each product's range before
+/// forming it, so vertices may reach the shapes' range (`√max / 16`, FixedI40F24 46341;
+/// docs/tolerances.md, "Ranges"). Signed volumes need every coordinate of `A − B` within
+/// `(max/64)^(1/2D)` (FixedI40F24: 304 in 2D, 45 in 3D), and a cast starts as far apart as
+/// its motion is long: unit shapes 50 apart in 3D were `Err(OutOfRange)`.
 #[inline]
-fn shift_simplex<T: Real, const D: usize>(
+pub(crate) fn sweep_uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool {
+    crate::real::is_fixed::<T>() || uses_johnson::<T, D>(tol)
+}
+
+/// The largest coordinate a support point of the sweep may have ([`sweep_uses_johnson`];
+/// `None` for floats).
+#[inline]
+pub(crate) fn sweep_limit<T: Real, const D: usize>(tol: &Tolerances<T>) -> Option<T> {
+    if crate::real::is_fixed::<T>() {
+        let johnson = Tolerances {
+            gjk_subalgorithm: Subalgorithm::Johnson,
+            ..*tol
+        };
+        support_limit::<T, D>(&johnson)
+    } else {
+        support_limit::<T, D>(tol)
+    }
+}
+
+/// Moves every vertex's B witness by `du` (B moved), rebuilding Johnson's determinants.
+fn shift_johnson<T: Real, const D: usize>(
     simplex: &mut Simplex<T, D>,
-    mut johnson: Option<&mut Johnson<T, D>>,
+    johnson: &mut Johnson<T, D>,
     du: &SVector<T, D>,
 ) where
     Const<D>: Dim,
 {
-    if johnson.is_none() {
-        // Signed volumes keep no state beside the vertices.
-        simplex.shift_b(du);
-        return;
-    }
     let mut pts = [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
     let mut n = 0;
     for p in simplex.points() {
@@ -340,12 +372,10 @@ fn shift_simplex<T: Real, const D: usize>(
         n += 1;
     }
     simplex.clear();
-    if let Some(j) = johnson.as_deref_mut() {
-        *j = Johnson::new();
-    }
+    *johnson = Johnson::new();
     for p in &pts[..n] {
         if !simplex.contains(&p.w) {
-            simplex.push(*p, johnson.as_deref_mut());
+            simplex.push(*p, Some(&mut *johnson));
         }
     }
 }
@@ -383,7 +413,19 @@ where
             k += 1;
         }
     }
-    let mut r = *v;
+    // Fixed point from `v`'s unit direction: removing the edges' components from a short
+    // `v` itself leaves an absolute ulp per component on a vector of length ‖v‖ (6e-8 on
+    // 2.6e-4 tilted a 2D ray's plane by 4e-4 rad: no plane separated and the cast stalled
+    // 2.6e-4 short of the hull); from the unit vector, an ulp on 1. Floats round relative
+    // to ‖v‖ either way.
+    let mut r = if crate::real::is_fixed::<T>() {
+        match normalize(v) {
+            Some(u) => u.into_inner(),
+            None => return *v,
+        }
+    } else {
+        *v
+    };
     for q in &basis[..k] {
         r -= q * q.dot(&r);
     }

@@ -262,6 +262,18 @@ where
         let rel_t = rot_a.tr_mul(&(tr_b - tr_a));
         let placed = place(self.b, &rel_rot, &rel_t)?;
         let mut simplex = cache.seed();
+        // Fixed point: Johnson's subalgorithm, as the sweep (`sweep_uses_johnson`): the
+        // steps start as far apart as the motion is long.
+        let johnson;
+        let tol = if crate::real::is_fixed::<T>() {
+            johnson = Tolerances {
+                gjk_subalgorithm: crate::Subalgorithm::Johnson,
+                ..*tol
+            };
+            &johnson
+        } else {
+            tol
+        };
         let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).closest_point()?;
         cache.store(&simplex);
         let out = Core {
@@ -434,15 +446,21 @@ where
                     return Ok(cast);
                 }
                 // Separating or sliding at 0: look for the return within the start distance.
+                // Touching cores have no `v` to take a plane from: the contact's normal
+                // (EPA's) is one.
                 (margin, armed) = (margin.min(lower), false);
+                last_normal = hit.normal;
             }
             if !armed && lower > margin + band * accuracy {
                 armed = true;
             }
-            let Some(n_local) = normalize(&-p.out.v) else {
-                return Ok(stalled(t, CastTermination::Degenerate, iterations, steps));
+            let n = match (normalize(&-p.out.v), last_normal) {
+                (Some(n_local), _) => p.rot_a * n_local.into_inner(),
+                (None, Some(n)) if steps == 1 => n.into_inner(),
+                (None, _) => {
+                    return Ok(stalled(t, CastTermination::Degenerate, iterations, steps));
+                }
             };
-            let n = p.rot_a * n_local.into_inner();
             last_normal = Some(Unit::new_unchecked(n));
             let mu = n.dot(&dv)
                 + <Const<D> as RotationDim<T, D>>::rate(&wa, &n) * ra
