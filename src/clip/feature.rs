@@ -174,7 +174,8 @@ impl<T: Real> FeatureMap<T, 2> for Cuboid<T, 2> {
         Some(self.half_extents)
     }
 
-    /// [`box_edge`]'s edge.
+    /// The edge whose normal (±x, ±y) is most aligned with `dir`; id `2·axis + (sign > 0)`;
+    /// vertices counter-clockwise (the edge's direction keeps the box on its left).
     fn feature(&self, dir: &SVector<T, 2>, out: &mut Feature<T, 2>) {
         let e = box_edge(&self.half_extents, dir);
         out.normal = e.normal;
