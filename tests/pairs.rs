@@ -753,3 +753,70 @@ fn invalid_input_is_the_general_paths_error() {
         query::intersects(&pose, &General(&cube), &pose, &General(&cube), &bad_tol).unwrap_err();
     assert_eq!(e, eg);
 }
+
+/// 2D boxes face to face at any angle (B turned by a multiple of a right angle from A,
+/// exactly or within 1e-9): B's face is A's incident edge, clipped to A's face on neither,
+/// one or both sides (the fast path's segment clip), overlapping, touching and apart.
+/// Each answer agrees with the truth and the general path, and the fast path gives it
+/// (one iteration): a clip that misses the face's side would hand the pair to GJK.
+fn rotated_face_to_face<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    if is_fixed::<T>() || D != 2 {
+        return;
+    }
+    let turn = |a: f64, t: &SVector<f64, D>| {
+        let mut m = SMatrix::<f64, D, D>::identity();
+        let (s, c) = a.sin_cos();
+        (m[(0, 0)], m[(0, 1)], m[(1, 0)], m[(1, 1)]) = (c, -s, s, c);
+        let (mt, tt) = (m.map(lit::<T>), v::<T, D>(&(m * t)));
+        (
+            nalgebra::Isometry::from_parts(
+                nalgebra::Translation::from(tt),
+                nalgebra::Rotation::from_matrix_unchecked(mt),
+            ),
+            nalgebra::Isometry::from_parts(
+                nalgebra::Translation::from(back(&tt)),
+                nalgebra::Rotation::from_matrix_unchecked(mt.map(f::<T>)),
+            ),
+        )
+    };
+    let mut rng = Rng(5700);
+    let n = if cfg!(debug_assertions) { 40 } else { 400 };
+    for i in 0..n {
+        let (ha, hb): (SVector<f64, D>, SVector<f64, D>) =
+            (rng.vector(0.2, 1.0), rng.vector(0.2, 1.0));
+        let th = rng.uniform(-3.2, 3.2);
+        let k = i % 4;
+        let tilt = [0.0, 1e-9, -1e-9, 0.0][(i / 4) % 4];
+        // B's half-extent along A's first axis, and across it.
+        let (along, across) = if k % 2 == 0 {
+            (hb[0], hb[1])
+        } else {
+            (hb[1], hb[0])
+        };
+        let gap = [-0.3, -1e-3, 0.0, 1e-9, 0.25][i % 5] * ha[0].min(along);
+        let lateral = rng.uniform(-1.2, 1.2) * (ha[1] + across);
+        let mut t = SVector::<f64, D>::zeros();
+        (t[0], t[1]) = (ha[0] + along + gap, lateral);
+        let pa = turn(th, &SVector::zeros());
+        let pb = turn(th + k as f64 * core::f64::consts::FRAC_PI_2 + tilt, &t);
+        compare(
+            &format!("face to face #{i}"),
+            &Spec::Box(ha),
+            &pa,
+            &Spec::Box(hb),
+            &pb,
+        );
+        let (a, b) = (Cuboid::new(v::<T, D>(&ha)), Cuboid::new(v::<T, D>(&hb)));
+        let tol = Tolerances::<T>::default();
+        let d = query::distance(&pa.0, &a, &pb.0, &b, &tol).expect("valid input");
+        let c = query::contact(&pa.0, &a, &pb.0, &b, &tol).expect("valid input");
+        assert!(
+            d.iterations == 1 && c.iterations == 1,
+            "face to face #{i}: not the fast path: {d:?} {c:?}"
+        );
+    }
+}
+cases!(rotated_face_to_face, [2 => d2]);

@@ -663,6 +663,19 @@ fn clip_face<T: Real, const D: usize>(
             free_b: FreeAxes::NONE,
         });
     }
+    if D == 2 {
+        // An edge `base ± u` (the only other feature in 2D): its parameter interval
+        // clipped to the face's side directly, `q` its midpoint (no polygon buffers, no
+        // division for a side it does not cross, none for the midpoint).
+        let u = rot.column(free[0]) * hb[free[0]];
+        let q = clip_segment(
+            Point::from(base - u),
+            Point::from(base + u),
+            1 - i,
+            ha[1 - i] + thr,
+        )?;
+        return Some(onto_face(ha, q, i, sigma, FreeAxes::NONE.with(free[0])));
+    }
     let mut poly = [Point::<T, D>::origin(); 8];
     let mut len = 1usize;
     poly[0] = Point::from(base);
@@ -710,6 +723,20 @@ fn clip_face<T: Real, const D: usize>(
         .iter()
         .fold(SVector::<T, D>::zeros(), |s, x| s + x.coords);
     let q = Point::from(sum / crate::real::lit::<T>(len as f64));
+    let free_inc = free[..nfree].iter().fold(FreeAxes::NONE, |m, &k| m.with(k));
+    Some(onto_face(ha, q, i, sigma, free_inc))
+}
+
+/// The pair `(p, q)` of a point `q` of the incident feature (free along `free_inc`) and its
+/// projection `p` onto the reference face `x_i = σ·ha_i`, clamped to the face's rectangle.
+#[inline(always)]
+fn onto_face<T: Real, const D: usize>(
+    ha: &SVector<T, D>,
+    q: Point<T, D>,
+    i: usize,
+    sigma: T,
+    free_inc: FreeAxes,
+) -> Pair<T, D> {
     let mut p = q;
     let mut free_ref = FreeAxes::NONE;
     for k in 0..D {
@@ -722,13 +749,34 @@ fn clip_face<T: Real, const D: usize>(
             q[k].max(-ha[k]).min(ha[k])
         };
     }
-    let free_inc = free[..nfree].iter().fold(FreeAxes::NONE, |m, &k| m.with(k));
-    Some(Pair {
+    Pair {
         p,
         q,
         free_a: free_ref,
         free_b: free_inc,
-    })
+    }
+}
+
+/// The midpoint of the part of the segment `[e0, e1]` with `|x_k| ≤ lim`, `None` when it
+/// misses that slab (2D [`clip_face`]: the slab is the face's side).
+#[inline(always)]
+fn clip_segment<T: Real, const D: usize>(
+    mut e0: Point<T, D>,
+    mut e1: Point<T, D>,
+    k: usize,
+    lim: T,
+) -> Option<Point<T, D>> {
+    for s in [T::one(), -T::one()] {
+        // Keep s·x_k ≤ lim: an end beyond it moves to the crossing.
+        let (g0, g1) = (s * e0[k] - lim, s * e1[k] - lim);
+        match (g0 > T::zero(), g1 > T::zero()) {
+            (true, true) => return None,
+            (true, false) => e0 += (e1 - e0) * (g0 / (g0 - g1)),
+            (false, true) => e1 += (e0 - e1) * (g1 / (g1 - g0)),
+            (false, false) => {}
+        }
+    }
+    Some(nalgebra::center(&e0, &e1))
 }
 
 /// A segment as a box ([`segment_box`]): `centre + rot·[−half_extents, half_extents]`.

@@ -380,6 +380,9 @@ where
     // shapes is the cores' minus the radii; within the radii and the band, they touch.
     let upper = if ans.sep > T::zero() {
         ans.upper
+    } else if ans.a == ans.b {
+        // A common point exactly on both (a box's centre inside the other): no root.
+        T::zero()
     } else {
         crate::norm(&(ans.a - ans.b))
     };
