@@ -503,7 +503,7 @@ impl<T: Real> Polytope3<T> {
         } else if !deep {
             // Touching cores: the closest point's weights (the origin's own, on the face)
             // with the face's normal; f32's projection on a sliver put the witnesses 1.5e-4
-            // off (docs/testing.md F13).
+            // off (docs/testing.md F14).
             [
                 wide_closest(&y).map(|w| Weights {
                     lambda: w.lambda,
@@ -716,7 +716,7 @@ impl<T: Real> WideClosest<T> {
 /// deterministic as fixed-point. A `y` at the origin keeps its weights without a
 /// direction: cores touching on an edge of a sliver face, whose fixed-point projection put
 /// the witnesses 4e-3 apart at depth 0 (fuzz, `query_3d` FixedI40F24; docs/testing.md
-/// F13). Where the origin projects far outside the triangle (a face whose plane the heap
+/// F14). Where the origin projects far outside the triangle (a face whose plane the heap
 /// popped but whose triangle lies aside) `y` is an edge's point and `ŷ` not the normal:
 /// the caller keeps whichever pair [`mismatch`] finds nearer. Floats take it only on a
 /// needle ([`needle_tilt_ok`]): everywhere, f32's witness gaps fell from 5e-4 to 4e-6, but

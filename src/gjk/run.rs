@@ -406,7 +406,7 @@ where
 
     /// Touching cores' witnesses must meet (`a − b = v`, within the rounding of `Σ λᵢ yᵢ`);
     /// the area weights of a sliver triangle need not (f32: 2.4e-4 apart at `‖v‖` within the
-    /// band, docs/testing.md F13). Then the backward-stable projections of the exhaustive
+    /// band, docs/testing.md F14). Then the backward-stable projections of the exhaustive
     /// search give the weights, if their witnesses are nearer.
     #[inline(never)]
     fn meet_witnesses(&self, r: &Rounding<T>, out: &mut Outcome<T, D>) {
