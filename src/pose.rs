@@ -342,10 +342,17 @@ pub(crate) fn relative<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose_a: &Isometry<T, R, D>,
     pose_b: &Isometry<T, R, D>,
 ) -> Result<Relative<T, D>, QueryError> {
-    let frame_a = Frame::of(pose_a)?;
-    let frame_b = Frame::of(pose_b)?;
-    Ok(Relative {
-        frame_a,
-        b_in_a: frame_a.relative(&frame_b),
-    })
+    // Both checks before any matrix (same error order as two `Frame::of`), then the frames
+    // built in place: no `Result<Frame>` copied out per pose.
+    check(pose_a)?;
+    check(pose_b)?;
+    let frame_a = Frame {
+        rot: pose_a.rotation.to_matrix(),
+        t: pose_a.translation.vector,
+    };
+    let b_in_a = frame_a.relative(&Frame {
+        rot: pose_b.rotation.to_matrix(),
+        t: pose_b.translation.vector,
+    });
+    Ok(Relative { frame_a, b_in_a })
 }
