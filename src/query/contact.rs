@@ -10,7 +10,7 @@ use crate::{
     shape::SupportMap,
     trace::Observer,
 };
-use nalgebra::{Const, Isometry, Point, SVector, Unit};
+use nalgebra::{Const, Point, SVector, Unit};
 
 use super::{
     Placed, PosedPair, pose_band,
@@ -140,64 +140,39 @@ pub struct Contact<T: Real, const D: usize> {
     pub termination: Termination,
 }
 
-/// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK first;
-/// apart → the distance; cores overlapping → EPA's penetration depth, negated. Rounded
-/// shapes run on their cores, so shallow contacts of balls and capsules never need EPA.
-///
-/// Works in 2D and 3D (`Const<D>: ContactDim`), for f32, f64 and fixed-point.
-///
-/// # Errors
-/// As [`distance`](super::distance).
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
-/// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
-/// let tol = Tolerances::default();
-/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
-/// let c = query::contact(&Isometry3::identity(), &cube, &Isometry3::translation(1.5, 0.0, 0.0), &cube, &tol).unwrap();
-/// assert!((c.separation + 0.5f64).abs() < 1e-12 && (c.normal.x - 1.0).abs() < 1e-12);
-/// let c = query::contact(&Isometry2::identity(), &Cuboid::new(Vector2::new(1.0f32, 1.0)),
-///                        &Isometry2::translation(0.0, 1.2), &Ball::new(0.5f32), &Default::default()).unwrap();
-/// assert!((c.separation + 0.3).abs() < 1e-5);
-/// ```
-pub fn contact<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).contact()
+posed_query! {
+    /// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK first;
+    /// apart → the distance; cores overlapping → EPA's penetration depth, negated. Rounded
+    /// shapes run on their cores, so shallow contacts of balls and capsules never need EPA.
+    ///
+    /// Works in 2D and 3D (`Const<D>: ContactDim`), for f32, f64 and fixed-point.
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance).
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+    /// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
+    /// let tol = Tolerances::default();
+    /// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+    /// let c = query::contact(&Isometry3::identity(), &cube, &Isometry3::translation(1.5, 0.0, 0.0), &cube, &tol).unwrap();
+    /// assert!((c.separation + 0.5f64).abs() < 1e-12 && (c.normal.x - 1.0).abs() < 1e-12);
+    /// let c = query::contact(&Isometry2::identity(), &Cuboid::new(Vector2::new(1.0f32, 1.0)),
+    ///                        &Isometry2::translation(0.0, 1.2), &Ball::new(0.5f32), &Default::default()).unwrap();
+    /// assert!((c.separation + 0.3).abs() < 1e-5);
+    /// ```
+    pub fn contact(&tol) -> Contact<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }
 
-/// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
-/// to the largest polytope seen.
-///
-/// # Errors
-/// As [`distance`](super::distance).
-pub fn contact_with_workspace<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    workspace: &mut Workspace<T, D>,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_workspace(workspace)
+posed_query! {
+    /// [`contact`] with EPA's memory supplied: no heap allocation once the workspace has grown
+    /// to the largest polytope seen.
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance).
+    pub fn contact_with_workspace(&tol, workspace: &mut Workspace<T, D>) -> Contact<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }
 
 /// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
@@ -299,40 +274,27 @@ where
 
 // ---------------------------------------------------------------- warm signed distances
 
-/// [`contact`], warm-started from `cache` and leaving GJK's final simplex in it for the
-/// next query on the same pair: GJK starts from the previous simplex (its vertices
-/// re-derived from the shapes as they are now, so a cache from another pair only costs
-/// speed, see [`Cache`]), then EPA runs from GJK's simplex as in [`contact`]. No pair fast
-/// path (as [`distance_with_cache`](super::distance_with_cache)); EPA's memory comes from this thread's pool.
-///
-/// # Errors
-/// As [`contact`]. The cache is left unchanged on error.
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
-/// use nalgebra::{Isometry3, Vector3};
-/// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
-/// let (tol, mut cache) = (Tolerances::default(), Cache::new());
-/// for step in 0..5 {
-///     let pose_b = Isometry3::translation(2.2 - 0.1 * step as f64, 0.0, 0.0);
-///     let c = query::contact_with_cache(&Isometry3::identity(), &cube, &pose_b, &cube, &tol, &mut cache).unwrap();
-///     assert!((c.separation - (0.2 - 0.1 * step as f64)).abs() < 1e-12);
-/// }
-/// ```
-pub fn contact_with_cache<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    cache: &mut Cache<T, D>,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).contact_with_cache(cache)
+posed_query! {
+    /// [`contact`], warm-started from `cache` and leaving GJK's final simplex in it for the
+    /// next query on the same pair: GJK starts from the previous simplex (its vertices
+    /// re-derived from the shapes as they are now, so a cache from another pair only costs
+    /// speed, see [`Cache`]), then EPA runs from GJK's simplex as in [`contact`]. No pair fast
+    /// path (as [`distance_with_cache`](super::distance_with_cache)); EPA's memory comes from this thread's pool.
+    ///
+    /// # Errors
+    /// As [`contact`]. The cache is left unchanged on error.
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, gjk::Cache, shape::Cuboid};
+    /// use nalgebra::{Isometry3, Vector3};
+    /// let cube = Cuboid::new(Vector3::new(1.0, 1.0, 1.0));
+    /// let (tol, mut cache) = (Tolerances::default(), Cache::new());
+    /// for step in 0..5 {
+    ///     let pose_b = Isometry3::translation(2.2 - 0.1 * step as f64, 0.0, 0.0);
+    ///     let c = query::contact_with_cache(&Isometry3::identity(), &cube, &pose_b, &cube, &tol, &mut cache).unwrap();
+    ///     assert!((c.separation - (0.2 - 0.1 * step as f64)).abs() < 1e-12);
+    /// }
+    /// ```
+    pub fn contact_with_cache(&tol, cache: &mut Cache<T, D>) -> Contact<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }

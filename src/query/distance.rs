@@ -3,7 +3,7 @@
 //! methods for shapes with support maps, any dimension.
 
 use crate::{
-    QueryError, Real, Termination, Tolerances,
+    QueryError, Real, Termination,
     dim::Dim,
     gjk::{self, Cache, Distance, Intersection, Simplex},
     pose::PoseRotation,
@@ -11,7 +11,7 @@ use crate::{
     tolerance::range,
     trace::Observer,
 };
-use nalgebra::{Const, Isometry};
+use nalgebra::Const;
 
 use super::{InFrameA, Placed, PosedPair, intersection_to_world, pose_band, to_world};
 
@@ -223,189 +223,114 @@ where
     }
 }
 
-/// The distance between shape `a` at `pose_a` and shape `b` at `pose_b`, with closest
-/// points, the normal from A to B, the proven bounds and GJK's iteration count and
-/// termination, all in the world frame.
-///
-/// The same call works in 2D and 3D, in `f32`, `f64` and fixed-point.
-///
-/// # Errors
-/// [`QueryError::NonFinitePose`] for a NaN/∞ pose, [`QueryError::NonFiniteSupport`] if a
-/// shape's support map returns one, [`QueryError::InvalidTolerance`] for a bad tolerance.
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::{Ball, Capsule, Cuboid}};
-/// use nalgebra::{Isometry2, Isometry3, Point2, Vector2, Vector3};
-/// // 3D, f64: a unit cube and a ball 3 units away along x.
-/// let d = query::distance(
-///     &Isometry3::identity(), &Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)),
-///     &Isometry3::translation(3.0, 0.0, 0.0), &Ball::new(0.5),
-///     &Tolerances::default(),
-/// ).unwrap();
-/// assert!((d.distance - 1.5).abs() < 1e-12);
-/// assert!((d.normal.unwrap().x - 1.0).abs() < 1e-12);
-/// // 2D, f32: two capsules.
-/// let c = Capsule::new(Point2::new(-1.0f32, 0.0), Point2::new(1.0, 0.0), 0.25);
-/// let d = query::distance(
-///     &Isometry2::identity(), &c, &Isometry2::new(Vector2::new(0.0, 2.0), 0.3), &c,
-///     &Tolerances::default(),
-/// ).unwrap();
-/// assert!(d.distance > 0.0 && d.distance < 2.0);
-/// ```
-pub fn distance<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Result<Distance<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).distance()
+posed_query! {
+    /// The distance between shape `a` at `pose_a` and shape `b` at `pose_b`, with closest
+    /// points, the normal from A to B, the proven bounds and GJK's iteration count and
+    /// termination, all in the world frame.
+    ///
+    /// The same call works in 2D and 3D, in `f32`, `f64` and fixed-point.
+    ///
+    /// # Errors
+    /// [`QueryError::NonFinitePose`] for a NaN/∞ pose, [`QueryError::NonFiniteSupport`] if a
+    /// shape's support map returns one, [`QueryError::InvalidTolerance`] for a bad tolerance.
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::{Ball, Capsule, Cuboid}};
+    /// use nalgebra::{Isometry2, Isometry3, Point2, Vector2, Vector3};
+    /// // 3D, f64: a unit cube and a ball 3 units away along x.
+    /// let d = query::distance(
+    ///     &Isometry3::identity(), &Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)),
+    ///     &Isometry3::translation(3.0, 0.0, 0.0), &Ball::new(0.5),
+    ///     &Tolerances::default(),
+    /// ).unwrap();
+    /// assert!((d.distance - 1.5).abs() < 1e-12);
+    /// assert!((d.normal.unwrap().x - 1.0).abs() < 1e-12);
+    /// // 2D, f32: two capsules.
+    /// let c = Capsule::new(Point2::new(-1.0f32, 0.0), Point2::new(1.0, 0.0), 0.25);
+    /// let d = query::distance(
+    ///     &Isometry2::identity(), &c, &Isometry2::new(Vector2::new(0.0, 2.0), 0.3), &c,
+    ///     &Tolerances::default(),
+    /// ).unwrap();
+    /// assert!(d.distance > 0.0 && d.distance < 2.0);
+    /// ```
+    pub fn distance(&tol) -> Distance<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
-/// next query on the same pair (see [`Cache`]).
-///
-/// # Errors
-/// As [`distance`]. The cache is left unchanged on error.
-pub fn distance_with_cache<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    cache: &mut Cache<T, D>,
-) -> Result<Distance<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).distance_with_cache(cache)
+posed_query! {
+    /// [`distance`], warm-started from `cache` and leaving the final simplex in it for the
+    /// next query on the same pair (see [`Cache`]).
+    ///
+    /// # Errors
+    /// As [`distance`]. The cache is left unchanged on error.
+    pub fn distance_with_cache(&tol, cache: &mut Cache<T, D>) -> Distance<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
-/// first separating axis; shapes closer than the touching tolerance count as touching.
-/// `false` is always proven (a separating plane beyond the rounding band). `true` is
-/// proven touching or overlap, except when GJK stopped without a proof either way (a
-/// stall at the arithmetic's resolution, the iteration cap): then it is the conservative
-/// answer "not proven apart". [`intersection`] tells them apart by its termination
-/// (docs/gjk.md §3).
-///
-/// # Errors
-/// As [`distance`].
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
-/// use nalgebra::{Isometry2, Vector2};
-/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
-/// let tol = Tolerances::default();
-/// assert!(query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.4, 0.0), &b, &tol).unwrap());
-/// assert!(!query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap());
-/// ```
-pub fn intersects<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Result<bool, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).intersects()
+posed_query! {
+    /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap. Stops at the
+    /// first separating axis; shapes closer than the touching tolerance count as touching.
+    /// `false` is always proven (a separating plane beyond the rounding band). `true` is
+    /// proven touching or overlap, except when GJK stopped without a proof either way (a
+    /// stall at the arithmetic's resolution, the iteration cap): then it is the conservative
+    /// answer "not proven apart". [`intersection`] tells them apart by its termination
+    /// (docs/gjk.md §3).
+    ///
+    /// # Errors
+    /// As [`distance`].
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::{Ball, Cuboid}};
+    /// use nalgebra::{Isometry2, Vector2};
+    /// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+    /// let tol = Tolerances::default();
+    /// assert!(query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.4, 0.0), &b, &tol).unwrap());
+    /// assert!(!query::intersects(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap());
+    /// ```
+    pub fn intersects(&tol) -> bool
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
-/// usually still a separating axis) and leaving the final simplex in it.
-///
-/// # Errors
-/// As [`distance`]. The cache is left unchanged on error.
-pub fn intersects_with_cache<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    cache: &mut Cache<T, D>,
-) -> Result<bool, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).intersects_with_cache(cache)
+posed_query! {
+    /// [`intersects`], warm-started from `cache` (the last simplex, whose closest point is
+    /// usually still a separating axis) and leaving the final simplex in it.
+    ///
+    /// # Errors
+    /// As [`distance`]. The cache is left unchanged on error.
+    pub fn intersects_with_cache(&tol, cache: &mut Cache<T, D>) -> bool
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap, with the
-/// evidence: GJK's [`Intersection`] (the verdict; when apart, the separating axis from A
-/// to B in the world frame; the iterations and why GJK stopped). The verdict is
-/// [`intersects`]'s except within the rounding band, since this runs GJK without the
-/// closed forms of [`intersects`]' pair fast paths (which have no axis to give).
-///
-/// # Errors
-/// As [`distance`].
-///
-/// ```
-/// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}};
-/// use nalgebra::{Isometry2, Vector2};
-/// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
-/// let tol = Tolerances::default();
-/// let hit = query::intersection(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap();
-/// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
-/// assert!(hit.axis.unwrap().x > 0.5);
-/// ```
-pub fn intersection<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Result<Intersection<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).intersection()
+posed_query! {
+    /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` touch or overlap, with the
+    /// evidence: GJK's [`Intersection`] (the verdict; when apart, the separating axis from A
+    /// to B in the world frame; the iterations and why GJK stopped). The verdict is
+    /// [`intersects`]'s except within the rounding band, since this runs GJK without the
+    /// closed forms of [`intersects`]' pair fast paths (which have no axis to give).
+    ///
+    /// # Errors
+    /// As [`distance`].
+    ///
+    /// ```
+    /// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}};
+    /// use nalgebra::{Isometry2, Vector2};
+    /// let (a, b) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5));
+    /// let tol = Tolerances::default();
+    /// let hit = query::intersection(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b, &tol).unwrap();
+    /// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
+    /// assert!(hit.axis.unwrap().x > 0.5);
+    /// ```
+    pub fn intersection(&tol) -> Intersection<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`intersection`], warm-started from `cache` and leaving the final simplex in it.
-///
-/// # Errors
-/// As [`distance`]. The cache is left unchanged on error.
-pub fn intersection_with_cache<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    cache: &mut Cache<T, D>,
-) -> Result<Intersection<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).intersection_with_cache(cache)
+posed_query! {
+    /// [`intersection`], warm-started from `cache` and leaving the final simplex in it.
+    ///
+    /// # Errors
+    /// As [`distance`]. The cache is left unchanged on error.
+    pub fn intersection_with_cache(&tol, cache: &mut Cache<T, D>) -> Intersection<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
 // ---------------------------------------------------------------- margin queries
@@ -468,67 +393,40 @@ impl<T: Real, const D: usize> Proximity<T, D> {
     }
 }
 
-/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` are farther apart than
-/// `margin`, and their distance when they are not: a planner's clearance check, which
-/// needs the distance only near the obstacles. GJK stops as soon as its separating-plane
-/// lower bound exceeds the margin (plus the rounding), so a far pair costs the few
-/// iterations that prove it; a pair within the margin gets the same run, and the same
-/// answer, as [`distance`].
-///
-/// # Errors
-/// As [`distance`]; [`QueryError::InvalidTolerance`] (`"margin"`) for a negative or
-/// non-finite margin.
-///
-/// ```
-/// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
-/// use nalgebra::{Isometry3, Vector3};
-/// let (a, b) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
-/// let tol = Tolerances::default();
-/// let far = Isometry3::translation(10.0, 0.0, 0.0);
-/// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();
-/// assert!(matches!(r, Proximity::Disjoint { lower_bound, .. } if lower_bound > 0.5));
-/// let near = Isometry3::translation(1.8, 0.0, 0.0);
-/// let r = query::distance_within(&Isometry3::identity(), &a, &near, &b, 0.5, &tol).unwrap();
-/// assert!(matches!(r, Proximity::WithinMargin(d) if (d.distance - 0.3).abs() < 1e-12));
-/// ```
-pub fn distance_within<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    margin: T,
-    tol: &Tolerances<T>,
-) -> Result<Proximity<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within(margin)
+posed_query! {
+    /// Whether shape `a` at `pose_a` and shape `b` at `pose_b` are farther apart than
+    /// `margin`, and their distance when they are not: a planner's clearance check, which
+    /// needs the distance only near the obstacles. GJK stops as soon as its separating-plane
+    /// lower bound exceeds the margin (plus the rounding), so a far pair costs the few
+    /// iterations that prove it; a pair within the margin gets the same run, and the same
+    /// answer, as [`distance`].
+    ///
+    /// # Errors
+    /// As [`distance`]; [`QueryError::InvalidTolerance`] (`"margin"`) for a negative or
+    /// non-finite margin.
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query::{self, Proximity}, shape::{Ball, Cuboid}};
+    /// use nalgebra::{Isometry3, Vector3};
+    /// let (a, b) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Ball::new(0.5));
+    /// let tol = Tolerances::default();
+    /// let far = Isometry3::translation(10.0, 0.0, 0.0);
+    /// let r = query::distance_within(&Isometry3::identity(), &a, &far, &b, 0.5, &tol).unwrap();
+    /// assert!(matches!(r, Proximity::Disjoint { lower_bound, .. } if lower_bound > 0.5));
+    /// let near = Isometry3::translation(1.8, 0.0, 0.0);
+    /// let r = query::distance_within(&Isometry3::identity(), &a, &near, &b, 0.5, &tol).unwrap();
+    /// assert!(matches!(r, Proximity::WithinMargin(d) if (d.distance - 0.3).abs() < 1e-12));
+    /// ```
+    pub fn distance_within(margin: T, &tol) -> Proximity<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
-/// [`Cache`]; an early exit leaves the simplex that proved the pair apart).
-///
-/// # Errors
-/// As [`distance_within`]. The cache is left unchanged on error.
-pub fn distance_within_with_cache<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    margin: T,
-    tol: &Tolerances<T>,
-    cache: &mut Cache<T, D>,
-) -> Result<Proximity<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).distance_within_with_cache(margin, cache)
+posed_query! {
+    /// [`distance_within`], warm-started from `cache` and leaving the final simplex in it (see
+    /// [`Cache`]; an early exit leaves the simplex that proved the pair apart).
+    ///
+    /// # Errors
+    /// As [`distance_within`]. The cache is left unchanged on error.
+    pub fn distance_within_with_cache(margin: T, &tol, cache: &mut Cache<T, D>) -> Proximity<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }

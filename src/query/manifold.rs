@@ -9,7 +9,7 @@ use crate::{
     pose::{Frame, PoseRotation},
     tolerance::{allowance, ulps},
 };
-use nalgebra::{Const, Isometry, SVector, Unit};
+use nalgebra::{Const, SVector, Unit};
 
 use super::{Contact, Placed, PosedPair, contact::contact_local};
 
@@ -130,68 +130,42 @@ where
     }
 }
 
-/// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points
-/// (2 in 2D) within `prediction` of touching (speculative contacts) or penetrating, with
-/// one normal from A to B and feature ids for warm-starting a solver; world frame.
-///
-/// The normal comes from [`contact`](super::contact); the features of both shapes along it are clipped
-/// against each other ([`crate::clip`], docs/clipping.md).
-///
-/// # Errors
-/// As [`distance`](super::distance); [`QueryError::InvalidTolerance`] (`"prediction"`) for a negative or
-/// non-finite `prediction`.
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::Cuboid};
-/// use nalgebra::{Isometry3, Vector3};
-/// // A unit cube resting on a wide slab, sunk 0.01 into it: four corners touch.
-/// let slab = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
-/// let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
-/// let m = query::manifold(&Isometry3::identity(), &slab, &Isometry3::translation(0.0, 0.99, 0.0), &cube,
-///                         0.0, &Tolerances::default()).unwrap();
-/// assert_eq!(m.len(), 4);
-/// assert!(m.points().iter().all(|p| (p.separation + 0.01f64).abs() < 1e-12));
-/// assert!((m.normal.y - 1.0).abs() < 1e-12);
-/// ```
-pub fn manifold<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    prediction: T,
-    tol: &Tolerances<T>,
-) -> Result<Manifold<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: FeatureMap<T, D> + ?Sized,
-    B: FeatureMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).manifold(prediction)
+posed_query! {
+    /// The contact manifold of shape `a` at `pose_a` and shape `b` at `pose_b`: up to 4 points
+    /// (2 in 2D) within `prediction` of touching (speculative contacts) or penetrating, with
+    /// one normal from A to B and feature ids for warm-starting a solver; world frame.
+    ///
+    /// The normal comes from [`contact`](super::contact); the features of both shapes along it are clipped
+    /// against each other ([`crate::clip`], docs/clipping.md).
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance); [`QueryError::InvalidTolerance`] (`"prediction"`) for a negative or
+    /// non-finite `prediction`.
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::Cuboid};
+    /// use nalgebra::{Isometry3, Vector3};
+    /// // A unit cube resting on a wide slab, sunk 0.01 into it: four corners touch.
+    /// let slab = Cuboid::new(Vector3::new(5.0, 0.5, 5.0));
+    /// let cube = Cuboid::new(Vector3::new(0.5, 0.5, 0.5));
+    /// let m = query::manifold(&Isometry3::identity(), &slab, &Isometry3::translation(0.0, 0.99, 0.0), &cube,
+    ///                         0.0, &Tolerances::default()).unwrap();
+    /// assert_eq!(m.len(), 4);
+    /// assert!(m.points().iter().all(|p| (p.separation + 0.01f64).abs() < 1e-12));
+    /// assert!((m.normal.y - 1.0).abs() < 1e-12);
+    /// ```
+    pub fn manifold(prediction: T, &tol) -> Manifold<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: FeatureMap;
 }
 
-/// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
-///
-/// # Errors
-/// As [`manifold`].
-pub fn manifold_with_workspace<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    prediction: T,
-    tol: &Tolerances<T>,
-    workspace: &mut ManifoldWorkspace<T, D>,
-) -> Result<Manifold<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: FeatureMap<T, D> + ?Sized,
-    B: FeatureMap<T, D> + ?Sized,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).manifold_with_workspace(prediction, workspace)
+posed_query! {
+    /// [`manifold`] with its scratch memory supplied: no heap allocation once warm.
+    ///
+    /// # Errors
+    /// As [`manifold`].
+    pub fn manifold_with_workspace(prediction: T, &tol, workspace: &mut ManifoldWorkspace<T, D>)
+        -> Manifold<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: FeatureMap;
 }
 
 /// What the separating-axis test of two cuboids leaves to do.

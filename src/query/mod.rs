@@ -12,6 +12,48 @@ use crate::{
 };
 use nalgebra::{Isometry, Point, SMatrix, SVector};
 
+/// The free function of a [`PosedPair`] method of the same name: the five inputs spelled
+/// out (`&tol` marks where the tolerances go among the method's own arguments), and the
+/// bounds every pair query shares written once here:
+///
+/// ```text
+/// posed_query! {
+///     /// docs
+///     pub fn distance_within_with_cache(margin: T, &tol, cache: &mut Cache<T, D>) -> Proximity<T, D>
+///         where Const<D>: Dim, shapes: SupportMap;
+/// }
+/// ```
+macro_rules! posed_query {
+    (
+        $(#[$attr:meta])*
+        pub fn $name:ident $(<$obs:ident: $obs_bound:path>)? (
+            $($pre:ident: $pre_ty:ty,)* &tol $(, $post:ident: $post_ty:ty)*
+        ) -> $out:ty
+        where Const<D>: $dim:path, shapes: $shape:ident;
+    ) => {
+        $(#[$attr])*
+        pub fn $name<T, R, const D: usize, A, B $(, $obs)?>(
+            pose_a: &::nalgebra::Isometry<T, R, D>,
+            a: &A,
+            pose_b: &::nalgebra::Isometry<T, R, D>,
+            b: &B,
+            $($pre: $pre_ty,)*
+            tol: &$crate::Tolerances<T>,
+            $($post: $post_ty,)*
+        ) -> Result<$out, $crate::QueryError>
+        where
+            T: $crate::Real,
+            R: $crate::pose::PoseRotation<T, D>,
+            ::nalgebra::Const<D>: $dim,
+            A: $shape<T, D> + ?Sized,
+            B: $shape<T, D> + ?Sized,
+            $($obs: $obs_bound,)?
+        {
+            $crate::query::PosedPair::new(pose_a, a, pose_b, b, tol).$name($($pre,)* $($post),*)
+        }
+    };
+}
+
 mod capped;
 mod contact;
 mod distance;

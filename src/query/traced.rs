@@ -6,7 +6,7 @@
 
 use super::{Contact, PosedPair};
 use crate::{
-    QueryError, Real, Tolerances,
+    QueryError, Real,
     dim::Dim,
     epa::ContactDim,
     gjk::{Distance, Intersection},
@@ -14,7 +14,7 @@ use crate::{
     shape::SupportMap,
     trace::Observer,
 };
-use nalgebra::{Const, Isometry};
+use nalgebra::Const;
 
 /// The traced queries on shapes with support maps, any dimension.
 impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
@@ -69,124 +69,82 @@ where
     }
 }
 
-/// [`distance`](super::distance), reporting GJK's iterations to `trace` (a
-/// [`crate::trace::Trace`], or any [`Observer`]): each support point, simplex and bound,
-/// in A's local frame.
-///
-/// Runs GJK also on the pairs [`distance`](super::distance) answers in closed form: the
-/// result is [`distance_with_cache`](super::distance_with_cache)'s with a fresh cache, bit
-/// for bit.
-///
-/// # Errors
-/// As [`distance`](super::distance).
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::Cuboid, trace::Trace};
-/// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
-/// let tol = Tolerances::default();
-/// let (cube, mut trace) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Trace::new());
-/// let d = query::distance_traced(&Isometry3::identity(), &cube,
-///                                &Isometry3::new(Vector3::new(3.0, 0.5, 0.0), Vector3::new(0.0, 0.0, 0.3)), &cube,
-///                                &tol, &mut trace).unwrap();
-/// assert_eq!(trace.gjk.len() as u32, d.iterations);
-/// // 2D, f32: the same call.
-/// let square = Cuboid::new(Vector2::new(1.0f32, 1.0));
-/// let mut trace = Trace::new();
-/// let d = query::distance_traced(&Isometry2::identity(), &square,
-///                                &Isometry2::new(Vector2::new(3.0, 0.5), 0.3), &square,
-///                                &Tolerances::default(), &mut trace).unwrap();
-/// assert_eq!(trace.gjk_end.unwrap().termination, d.termination);
-/// ```
-pub fn distance_traced<T, R, const D: usize, A, B, O>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    trace: &mut O,
-) -> Result<Distance<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).distance_traced(trace)
+posed_query! {
+    /// [`distance`](super::distance), reporting GJK's iterations to `trace` (a
+    /// [`crate::trace::Trace`], or any [`Observer`]): each support point, simplex and bound,
+    /// in A's local frame.
+    ///
+    /// Runs GJK also on the pairs [`distance`](super::distance) answers in closed form: the
+    /// result is [`distance_with_cache`](super::distance_with_cache)'s with a fresh cache, bit
+    /// for bit.
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance).
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::Cuboid, trace::Trace};
+    /// use nalgebra::{Isometry2, Isometry3, Vector2, Vector3};
+    /// let tol = Tolerances::default();
+    /// let (cube, mut trace) = (Cuboid::new(Vector3::new(1.0f64, 1.0, 1.0)), Trace::new());
+    /// let d = query::distance_traced(&Isometry3::identity(), &cube,
+    ///                                &Isometry3::new(Vector3::new(3.0, 0.5, 0.0), Vector3::new(0.0, 0.0, 0.3)), &cube,
+    ///                                &tol, &mut trace).unwrap();
+    /// assert_eq!(trace.gjk.len() as u32, d.iterations);
+    /// // 2D, f32: the same call.
+    /// let square = Cuboid::new(Vector2::new(1.0f32, 1.0));
+    /// let mut trace = Trace::new();
+    /// let d = query::distance_traced(&Isometry2::identity(), &square,
+    ///                                &Isometry2::new(Vector2::new(3.0, 0.5), 0.3), &square,
+    ///                                &Tolerances::default(), &mut trace).unwrap();
+    /// assert_eq!(trace.gjk_end.unwrap().termination, d.termination);
+    /// ```
+    pub fn distance_traced<O: Observer<T, D>>(&tol, trace: &mut O) -> Distance<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`intersection`](super::intersection), reporting GJK's iterations to `trace` (A's
-/// local frame). Its result is [`intersection`](super::intersection)'s, bit for bit.
-///
-/// # Errors
-/// As [`distance`](super::distance).
-///
-/// ```
-/// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}, trace::Trace};
-/// use nalgebra::{Isometry2, Vector2};
-/// let (a, b, mut trace) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5), Trace::new());
-/// let hit = query::intersection_traced(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b,
-///                                      &Tolerances::default(), &mut trace).unwrap();
-/// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
-/// // The last support point's plane bound proved the shapes apart.
-/// assert!(trace.gjk.last().unwrap().support.lower > 0.5f64);
-/// ```
-pub fn intersection_traced<T, R, const D: usize, A, B, O>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    trace: &mut O,
-) -> Result<Intersection<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).intersection_traced(trace)
+posed_query! {
+    /// [`intersection`](super::intersection), reporting GJK's iterations to `trace` (A's
+    /// local frame). Its result is [`intersection`](super::intersection)'s, bit for bit.
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance).
+    ///
+    /// ```
+    /// use convex_proximity::{Termination, Tolerances, query, shape::{Ball, Cuboid}, trace::Trace};
+    /// use nalgebra::{Isometry2, Vector2};
+    /// let (a, b, mut trace) = (Cuboid::new(Vector2::new(1.0, 1.0)), Ball::new(0.5), Trace::new());
+    /// let hit = query::intersection_traced(&Isometry2::identity(), &a, &Isometry2::translation(1.6, 0.0), &b,
+    ///                                      &Tolerances::default(), &mut trace).unwrap();
+    /// assert!(!hit.intersects && hit.termination == Termination::SeparatingAxis);
+    /// // The last support point's plane bound proved the shapes apart.
+    /// assert!(trace.gjk.last().unwrap().support.lower > 0.5f64);
+    /// ```
+    pub fn intersection_traced<O: Observer<T, D>>(&tol, trace: &mut O) -> Intersection<T, D>
+        where Const<D>: Dim, shapes: SupportMap;
 }
 
-/// [`contact`](super::contact), reporting GJK's and (for overlapping cores) EPA's
-/// iterations to `trace` (A's local frame, the cores).
-///
-/// Runs GJK and EPA also on the pairs [`contact`](super::contact) answers in closed form:
-/// the result is [`contact_with_cache`](super::contact_with_cache)'s with a fresh cache,
-/// bit for bit.
-///
-/// # Errors
-/// As [`distance`](super::distance).
-///
-/// ```
-/// use convex_proximity::{Tolerances, query, shape::Cuboid, trace::Trace};
-/// use nalgebra::{Isometry2, Vector2};
-/// let (square, mut trace) = (Cuboid::new(Vector2::new(1.0f64, 1.0)), Trace::new());
-/// let c = query::contact_traced(&Isometry2::identity(), &square,
-///                               &Isometry2::new(Vector2::new(1.5, 0.2), 0.3), &square,
-///                               &Tolerances::default(), &mut trace).unwrap();
-/// let (gjk, epa) = (trace.gjk_end.unwrap(), trace.epa_end.unwrap());
-/// assert_eq!(c.iterations, gjk.iterations + epa.iterations);
-/// assert_eq!(c.separation, -epa.depth);
-/// ```
-pub fn contact_traced<T, R, const D: usize, A, B, O>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-    trace: &mut O,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
-{
-    PosedPair::new(pose_a, a, pose_b, b, tol).contact_traced(trace)
+posed_query! {
+    /// [`contact`](super::contact), reporting GJK's and (for overlapping cores) EPA's
+    /// iterations to `trace` (A's local frame, the cores).
+    ///
+    /// Runs GJK and EPA also on the pairs [`contact`](super::contact) answers in closed form:
+    /// the result is [`contact_with_cache`](super::contact_with_cache)'s with a fresh cache,
+    /// bit for bit.
+    ///
+    /// # Errors
+    /// As [`distance`](super::distance).
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query, shape::Cuboid, trace::Trace};
+    /// use nalgebra::{Isometry2, Vector2};
+    /// let (square, mut trace) = (Cuboid::new(Vector2::new(1.0f64, 1.0)), Trace::new());
+    /// let c = query::contact_traced(&Isometry2::identity(), &square,
+    ///                               &Isometry2::new(Vector2::new(1.5, 0.2), 0.3), &square,
+    ///                               &Tolerances::default(), &mut trace).unwrap();
+    /// let (gjk, epa) = (trace.gjk_end.unwrap(), trace.epa_end.unwrap());
+    /// assert_eq!(c.iterations, gjk.iterations + epa.iterations);
+    /// assert_eq!(c.separation, -epa.depth);
+    /// ```
+    pub fn contact_traced<O: Observer<T, D>>(&tol, trace: &mut O) -> Contact<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }
