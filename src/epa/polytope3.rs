@@ -728,7 +728,7 @@ fn wide_closest<T: Real>(y: &[SupportPoint<T, 3>; 3]) -> Option<WideClosest<T>> 
         Some(Vector3::new(c(p.w.x)?, c(p.w.y)?, c(p.w.z)?))
     };
     let ws = [wide(&y[0])?, wide(&y[1])?, wide(&y[2])?];
-    let c = gjk::closest_of_simplex::<f64, 3, _>(&ws, 0b111);
+    let c = gjk::closest_of_simplex::<f64, 3, _>(&ws, gjk::VertexSet::first(3));
     let back = |x: f64| T::from_subset(&x);
     let direction = Unit::try_new(c.v, 0.0).and_then(|n| Unit::try_new(n.map(back), T::zero()));
     Some(WideClosest {
@@ -809,7 +809,7 @@ fn mismatch<T: Real>(y: &[SupportPoint<T, 3>; 3], w: &Weights<T>, depth: T) -> f
 fn stable_weights<T: Real>(y: &[SupportPoint<T, 3>; 3], x: &Vector3<T>) -> Option<[T; 3]> {
     let mut lambda = [T::zero(); 4];
     let shifted = y.map(|p| SupportPoint { w: p.w - x, ..p });
-    gjk::project(&shifted, 0b111, 0, &mut lambda)?;
+    gjk::project(&shifted, gjk::VertexSet::first(3), 0, &mut lambda)?;
     let l = [lambda[0], lambda[1], lambda[2]];
     l.iter().all(|x| *x >= T::zero()).then_some(l)
 }

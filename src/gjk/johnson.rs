@@ -20,7 +20,7 @@
 //! moved by the ray's point) has small tables. Fixed point tests each product before it
 //! is formed (it would wrap) and reports the overflow instead ([`Johnson::overflow`]).
 
-use super::simplex::SupportPoint;
+use super::{simplex::SupportPoint, vertex_set::VertexSet};
 use crate::{Real, dim::Dim};
 use nalgebra::{Const, SVector};
 
@@ -67,13 +67,13 @@ where
         }
     }
 
-    /// Adds the vertex in `slot` (the slots in `bits` are the others in use) and computes
+    /// Adds the vertex in `slot` (the slots in `others` are the others in use) and computes
     /// the determinants of the subsets that contain it. The first vertex of a run
-    /// (`bits == 0`) becomes the base `p`.
-    pub(crate) fn add(&mut self, pts: &[SupportPoint<T, D>], bits: u8, slot: usize) {
+    /// (`others` empty) becomes the base `p`.
+    pub(crate) fn add(&mut self, pts: &[SupportPoint<T, D>], others: VertexSet, slot: usize) {
         let n = D + 1;
         let w = pts[slot].w;
-        if bits == 0 {
+        if others.is_empty() {
             self.base = w;
             self.inv_scale2 = T::one();
             // Every subset's determinants share the factor s^(-2(|X|-1)): Johnson's sign
@@ -88,13 +88,13 @@ where
         self.e.as_mut()[slot] = e;
         self.pe.as_mut()[slot] = self.base.dot(&e) * self.inv_scale2;
         for i in 0..n {
-            if bits & (1 << i) != 0 || i == slot {
+            if others.contains(i) || i == slot {
                 let d = self.e.as_ref()[i].dot(&e) * self.inv_scale2;
                 self.ee.as_mut()[i * n + slot] = d;
                 self.ee.as_mut()[slot * n + i] = d;
             }
         }
-        self.compute(bits, slot);
+        self.compute(others, slot);
     }
 
     /// `yᵢ·(y_k − yⱼ)` from the cached products (module doc).
@@ -105,12 +105,11 @@ where
         (pe[k] - pe[j]) + (ee[i * n + k] - ee[i * n + j])
     }
 
-    /// Johnson's recursion for every subset `s ∪ {new}`, `s ⊆ bits`, in increasing order so
-    /// that `S \ {j}` is always ready (module doc).
-    fn compute(&mut self, bits: u8, new: usize) {
+    /// Johnson's recursion for every subset `s ∪ {new}`, `s ⊆ others`, in increasing order
+    /// so that `S \ {j}` is always ready (module doc).
+    fn compute(&mut self, others: VertexSet, new: usize) {
         let n = D + 1;
-        let nb = 1u8 << new;
-        self.det.as_mut()[nb as usize * n + new] = T::one();
+        self.det.as_mut()[VertexSet::single(new).index() * n + new] = T::one();
         // Fixed point wraps (debug: panics) where floats reach ∞: every cofactor is kept
         // within `cap = max / (D + 1)`, so that a row's sum fits too.
         let fixed = crate::real::is_fixed::<T>();
@@ -122,24 +121,24 @@ where
         } else {
             T::zero()
         };
-        let mut s: u8 = 0;
+        let mut s = VertexSet::EMPTY;
         loop {
-            // Next non-empty submask of `bits`, in increasing order.
-            s = s.wrapping_sub(bits) & bits;
-            if s == 0 {
+            // Next non-empty subset of `others`, in increasing order.
+            s = s.next_subset_of(others);
+            if s.is_empty() {
                 break;
             }
-            let set = s | nb;
+            let set = s.with(new);
             for j in 0..n {
-                if set & (1 << j) == 0 {
+                if !set.contains(j) {
                     continue;
                 }
-                let rest = set & !(1 << j);
-                let k = rest.trailing_zeros() as usize;
+                let rest = set.without(j);
+                let k = rest.lowest();
                 let mut sum = T::zero();
                 for i in 0..n {
-                    if rest & (1 << i) != 0 {
-                        let (x, t) = (self.det.as_ref()[rest as usize * n + i], self.term(i, k, j));
+                    if rest.contains(i) {
+                        let (x, t) = (self.det.as_ref()[rest.index() * n + i], self.term(i, k, j));
                         if !fixed {
                             sum += x * t;
                         } else if let Some(next) = add_product(sum, x, t, cap) {
@@ -151,31 +150,29 @@ where
                     }
                 }
                 self.overflow |= !sum.is_finite();
-                self.det.as_mut()[set as usize * n + j] = sum;
+                self.det.as_mut()[set.index() * n + j] = sum;
             }
         }
     }
 
     /// The cofactors `Δᵢ(set)` by slot.
-    pub(crate) fn row(&self, set: u8) -> &[T] {
+    pub(crate) fn row(&self, set: VertexSet) -> &[T] {
         let n = D + 1;
-        &self.det.as_ref()[set as usize * n..set as usize * n + n]
+        &self.det.as_ref()[set.index() * n..set.index() * n + n]
     }
 
     /// Whether every `Δᵢ(set)` is positive.
-    pub(super) fn proper(&self, set: u8) -> bool {
+    pub(super) fn proper(&self, set: VertexSet) -> bool {
         let row = self.row(set);
-        (0..D + 1)
-            .filter(|i| set & (1 << i) != 0)
-            .all(|i| row[i] > T::zero())
+        set.slots(D + 1).all(|i| row[i] > T::zero())
     }
 
-    /// Whether no vertex of `bits` outside `set` would improve it: `Δⱼ(set ∪ {j}) ≤ 0`.
-    pub(super) fn maximal(&self, bits: u8, set: u8) -> bool {
+    /// Whether no vertex of `all` outside `set` would improve it: `Δⱼ(set ∪ {j}) ≤ 0`.
+    pub(super) fn maximal(&self, all: VertexSet, set: VertexSet) -> bool {
         let n = D + 1;
-        (0..n)
-            .filter(|j| bits & !set & (1 << j) != 0)
-            .all(|j| self.det.as_ref()[(set | (1 << j)) as usize * n + j] <= T::zero())
+        all.minus(set)
+            .slots(n)
+            .all(|j| self.det.as_ref()[set.with(j).index() * n + j] <= T::zero())
     }
 }
 
@@ -211,13 +208,13 @@ mod tests {
             .collect();
         let mut j = Johnson::new();
         for slot in 0..sp.len() {
-            j.add(&sp, (1u8 << slot) - 1, slot);
+            j.add(&sp, VertexSet::first(slot), slot);
         }
         j
     }
 
     fn coords<T: Real>(j: &Johnson<T, 4>) -> Vec<f64> {
-        let row = j.row(0b11111);
+        let row = j.row(VertexSet::first(5));
         let sum = row.iter().fold(T::zero(), |s, &x| s + x);
         row.iter().map(|&x| f(x / sum)).collect()
     }

@@ -15,6 +15,7 @@ mod planar;
 mod project;
 mod run;
 mod simplex;
+mod vertex_set;
 mod volumes;
 
 pub use cache::Cache;
@@ -29,6 +30,7 @@ pub(crate) use run::{
     Mode, Outcome, PlaneBound, Run, check_range, common_point, coordinate_limit, plane_min,
     support_limit, uses_johnson,
 };
+pub(crate) use vertex_set::VertexSet;
 pub(crate) use volumes::closest as closest_of_simplex;
 
 /// Why an iterative algorithm stopped.

@@ -10,6 +10,7 @@
 //! direction (the line's normal) it needs.
 
 use super::simplex::{Closest, SupportPoint};
+use super::vertex_set::VertexSet;
 use super::volumes::same_sign;
 use crate::Real;
 use nalgebra::SVector;
@@ -18,7 +19,7 @@ use nalgebra::SVector;
 /// squared norm.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Part<T: Real, const D: usize> {
-    pub set: u8,
+    pub set: VertexSet,
     pub lambda: [T; 3],
     pub v: SVector<T, D>,
     pub vv: T,
@@ -42,7 +43,7 @@ fn vertex<T: Real, const D: usize>(pts: &[SupportPoint<T, D>], i: usize) -> Part
     lambda[i] = T::one();
     let v = pts[i].w;
     Part {
-        set: 1 << i,
+        set: VertexSet::single(i),
         lambda,
         v,
         vv: v.norm_squared(),
@@ -76,7 +77,7 @@ fn segment<T: Real, const D: usize>(pts: &[SupportPoint<T, D>], i: usize, j: usi
     (n[0], n[1]) = (-t[1], t[0]);
     let v = n * (n.dot(yi) / tt);
     Part {
-        set: (1 << i) | (1 << j),
+        set: VertexSet::single(i).with(j),
         lambda,
         v,
         vv: v.norm_squared(),
@@ -112,7 +113,7 @@ fn triangle<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Planar<T, D>
             + pts[1].w * lambda[1]
             + pts[2].w * lambda[2];
         return Planar::Inside(Part {
-            set: 0b111,
+            set: VertexSet::first(3),
             lambda,
             v,
             vv: v.norm_squared(),
@@ -132,15 +133,15 @@ fn triangle<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Planar<T, D>
     Planar::Boundary(best.unwrap_or_else(|| segment(pts, 0, 1)))
 }
 
-/// The closest point of the 2D simplex `pts[bits]` (two or three vertices) to the origin,
+/// The closest point of the 2D simplex `pts[set]` (two or three vertices) to the origin,
 /// before its certificate.
 #[inline]
 pub(crate) fn closest<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
-    bits: u8,
+    set: VertexSet,
 ) -> Planar<T, D> {
-    debug_assert!(D == 2 && bits.count_ones() >= 2);
-    match bits {
+    debug_assert!(D == 2 && set.len() >= 2);
+    match set.bits() {
         0b011 => Planar::Boundary(segment(pts, 0, 1)),
         0b101 => Planar::Boundary(segment(pts, 0, 2)),
         0b110 => Planar::Boundary(segment(pts, 1, 2)),
@@ -165,7 +166,7 @@ pub(crate) fn to_closest<T: Real, const D: usize>(
         a: w.a,
         b: w.b,
         scale,
-        full: part.set == 0b111,
+        full: part.set == VertexSet::first(3),
         via: crate::trace::Solver::SignedVolumes,
     }
 }
@@ -186,17 +187,21 @@ mod tests {
 
     /// The planar solve and the general signed volumes give the same sub-simplex, point and
     /// coordinates (bit for bit: the same arithmetic in the same order).
-    fn agrees<T: Real>(pts: &[SupportPoint<T, 2>], bits: u8) -> Result<(), String> {
-        let cand = volumes::closest(&volumes::Ws(pts), bits);
-        let (part, inside) = match closest(pts, bits) {
+    fn agrees<T: Real>(pts: &[SupportPoint<T, 2>], set: VertexSet) -> Result<(), String> {
+        let cand = volumes::closest(&volumes::Ws(pts), set);
+        let (part, inside) = match closest(pts, set) {
             Planar::Inside(p) => (p, true),
             Planar::Boundary(p) => (p, false),
         };
         if cand.set != part.set || inside != cand.full() {
-            return Err(format!("sets {:b} vs {:b}", cand.set, part.set));
+            return Err(format!(
+                "sets {:b} vs {:b}",
+                cand.set.bits(),
+                part.set.bits()
+            ));
         }
         for s in 0..3 {
-            if cand.set & (1 << s) != 0 && cand.lambda[s] != part.lambda[s] {
+            if cand.set.contains(s) && cand.lambda[s] != part.lambda[s] {
                 return Err(format!(
                     "λ[{s}] {:?} vs {:?}",
                     cand.lambda[s], part.lambda[s]
@@ -253,7 +258,7 @@ mod tests {
     fn property<T: Real>(seed: u64) -> TestResult {
         let (y, bits) = random_simplex(seed);
         let pts: Vec<SupportPoint<T, 2>> = y.iter().map(|w| sp::<T>(*w, [0.25, -0.5])).collect();
-        match agrees(&pts, bits) {
+        match agrees(&pts, VertexSet::from_bits(bits)) {
             Ok(()) => TestResult::passed(),
             Err(e) => TestResult::error(format!("{y:?} bits {bits:b}: {e}")),
         }
@@ -298,7 +303,7 @@ mod tests {
                 }
             }
             let m = used.iter().map(|&i| pts[i].w.amax()).fold(0.0, f64::max);
-            let (got, inside) = match closest(&pts, bits) {
+            let (got, inside) = match closest(&pts, VertexSet::from_bits(bits)) {
                 Planar::Inside(p) => (p.v.norm(), true),
                 Planar::Boundary(p) => (p.v.norm(), false),
             };

@@ -2,7 +2,7 @@
 //! hull as an orthogonal projection (Gram–Schmidt on its edges), accurate however
 //! elongated the simplex (docs/gjk.md §2.4).
 
-use super::{johnson::Johnson, simplex::Closest, simplex::SupportPoint};
+use super::{johnson::Johnson, simplex::Closest, simplex::SupportPoint, vertex_set::VertexSet};
 use crate::{Real, dim::Dim, trace::Solver};
 use nalgebra::{Const, Point, SVector};
 
@@ -31,7 +31,7 @@ pub(crate) struct Projected<T: Real, const D: usize> {
 /// `1/ε` (it could overflow a fixed-point type).
 pub(crate) fn project<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
-    set: u8,
+    set: VertexSet,
     k: usize,
     lambda: &mut <Const<D> as Dim>::Slots<T>,
 ) -> Option<Projected<T, D>>
@@ -55,7 +55,7 @@ where
     let s = if crate::real::is_fixed::<T>() {
         let mut m = T::zero();
         for (j, p) in pts.iter().enumerate() {
-            if set & (1 << j) != 0 {
+            if set.contains(j) {
                 m = m.max(p.w.amax());
             }
         }
@@ -78,7 +78,7 @@ where
     let (idx, q, qq, r) = (idx.as_mut(), q.as_mut(), qq.as_mut(), r.as_mut());
     let mut m = 0;
     for j in 0..pts.len() {
-        if set & (1 << j) == 0 || j == k {
+        if !set.contains(j) || j == k {
             continue;
         }
         let e = y(j) - y_k;
@@ -155,7 +155,7 @@ where
 /// they are the fallback when the projection fails. Without tables the projection is all.
 pub(super) fn closest_of<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
-    set: u8,
+    set: VertexSet,
     last: usize,
     slack: T,
     johnson: Option<&Johnson<T, D>>,
@@ -165,15 +165,15 @@ where
     Const<D>: Dim,
 {
     let n = D + 1;
-    let k = if set & (1 << last) != 0 {
+    let k = if set.contains(last) {
         last
     } else {
-        set.trailing_zeros() as usize
+        set.lowest()
     };
     let mut slots = <Const<D> as Dim>::slots(T::zero());
     let mut scale = T::zero();
     for i in 0..n {
-        if set & (1 << i) != 0 {
+        if set.contains(i) {
             scale = scale.max(pts[i].w.amax());
         }
     }
@@ -190,7 +190,7 @@ where
             let det = j.row(set);
             let mut sum = T::zero();
             for i in 0..n {
-                if set & (1 << i) != 0 {
+                if set.contains(i) {
                     sum += det[i];
                 }
             }
@@ -200,7 +200,7 @@ where
             // `Δᵢ / Σ` rather than `Δᵢ · (1/Σ)`: one rounding fewer.
             let mut dv = SVector::<T, D>::zeros();
             for i in 0..n {
-                if set & (1 << i) != 0 {
+                if set.contains(i) {
                     lambda[i] = det[i] / sum;
                     dv += j.e.as_ref()[i] * lambda[i];
                 }
@@ -211,7 +211,7 @@ where
     };
     let mut total = T::zero();
     for i in 0..n {
-        if set & (1 << i) != 0 {
+        if set.contains(i) {
             if lambda[i] < -slack {
                 return None;
             }
@@ -224,7 +224,7 @@ where
     }
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
     for i in 0..n {
-        if set & (1 << i) != 0 {
+        if set.contains(i) {
             a += pts[i].a.coords * (lambda[i] / total);
             b += pts[i].b.coords * (lambda[i] / total);
         }
@@ -235,7 +235,7 @@ where
         a: Point::from(a),
         b: Point::from(b),
         scale,
-        full: set.count_ones() as usize == n,
+        full: set.len() == n,
         via: Solver::Projection,
     })
 }

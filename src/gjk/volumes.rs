@@ -11,6 +11,7 @@
 //!   `n·n` neither vanishes nor overflows in fixed-point.
 
 use super::simplex::{Closest, SupportPoint};
+use super::vertex_set::VertexSet;
 use crate::{Real, linalg::Witnesses};
 use core::ops::Index;
 use nalgebra::SVector;
@@ -39,7 +40,7 @@ impl<T: Real, const D: usize> Index<usize> for Ws<'_, T, D> {
 /// point and its squared norm.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Candidate<T: Real, const D: usize> {
-    pub set: u8,
+    pub set: VertexSet,
     pub lambda: [T; 4],
     pub v: SVector<T, D>,
     pub vv: T,
@@ -53,7 +54,7 @@ impl<T: Real, const D: usize> Candidate<T, D> {
         let mut lambda = [T::zero(); 4];
         lambda[i] = T::one();
         Self {
-            set: 1 << i,
+            set: VertexSet::single(i),
             lambda,
             v: y[i],
             vv: y[i].norm_squared(),
@@ -71,7 +72,7 @@ impl<T: Real, const D: usize> Candidate<T, D> {
 
     /// Whether all `D + 1` vertices are used: the origin is inside.
     pub(crate) fn full(&self) -> bool {
-        self.set.count_ones() as usize == D + 1
+        self.set.len() == D + 1
     }
 }
 
@@ -96,13 +97,13 @@ struct Slots {
 
 /// The slots of `set`, in increasing order.
 #[inline]
-fn slots(set: u8) -> Slots {
+fn slots(set: VertexSet) -> Slots {
     let mut index = [0; 4];
     let mut len = 0;
     // Written at every step, counted only when in `set` (`len ≤ i`: always in bounds).
     for i in 0..4 {
         index[len] = i;
-        len += usize::from(set >> i & 1);
+        len += usize::from(set.contains(i));
     }
     Slots { index, len }
 }
@@ -112,9 +113,9 @@ fn slots(set: u8) -> Slots {
 /// caller checks that claim against the residual (a flat simplex can pass on noise).
 pub(crate) fn closest<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     y: &Y,
-    set: u8,
+    set: VertexSet,
 ) -> Candidate<T, D> {
-    debug_assert!(D <= 3 && set != 0);
+    debug_assert!(D <= 3 && !set.is_empty());
     let Slots { index: s, len } = slots(set);
     match len {
         1 => Candidate::vertex(y, s[0]),
@@ -171,7 +172,7 @@ fn segment<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
         }
     };
     Candidate {
-        set: (1 << i) | (1 << j),
+        set: VertexSet::single(i).with(j),
         lambda,
         v,
         vv: v.norm_squared(),
@@ -229,7 +230,7 @@ fn triangle_2d<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
             lambda[slot] = c[m] / mu;
         }
         return Candidate {
-            set: (1 << i) | (1 << j) | (1 << k),
+            set: VertexSet::single(i).with(j).with(k),
             lambda,
             v: SVector::zeros(),
             vv: T::zero(),
@@ -282,7 +283,7 @@ fn triangle<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
             lambda[slot] = areas[m] / sum;
         }
         return Candidate {
-            set: (1 << i) | (1 << j) | (1 << k),
+            set: VertexSet::single(i).with(j).with(k),
             lambda,
             v: p0,
             vv: p0.norm_squared(),
@@ -323,7 +324,7 @@ fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
             lambda[slot] = c[m] / det;
         }
         return Candidate {
-            set: (1 << i) | (1 << j) | (1 << k) | (1 << l),
+            set: VertexSet::single(i).with(j).with(k).with(l),
             lambda,
             v: SVector::zeros(),
             vv: T::zero(),
@@ -345,7 +346,7 @@ fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
 /// corpus distance 1.2 % more instructions.
 #[inline(always)]
 pub(crate) fn mix<T: Real, const D: usize>(
-    set: u8,
+    set: VertexSet,
     lambda: &[T],
     pts: &[SupportPoint<T, D>],
     witnesses: bool,
@@ -353,7 +354,7 @@ pub(crate) fn mix<T: Real, const D: usize>(
     let (mut a, mut b) = (SVector::<T, D>::zeros(), SVector::<T, D>::zeros());
     if witnesses {
         for (s, (p, l)) in pts.iter().zip(lambda).enumerate() {
-            if set & (1 << s) != 0 {
+            if set.contains(s) {
                 a += p.a.coords * *l;
                 b += p.b.coords * *l;
             }
@@ -444,14 +445,14 @@ mod tests {
         ];
         for (pts, want, kept) in cases {
             let y: Vec<Vector3<f64>> = pts.iter().map(|p| Vector3::from(*p)).collect();
-            let set = (1u8 << y.len()) - 1;
+            let set = VertexSet::first(y.len());
             let c = closest(&y, set);
             assert!(
                 (c.v - Vector3::from(*want)).norm() < 1e-12,
                 "{pts:?}: {:?}",
                 c.v
             );
-            assert_eq!(c.set, *kept, "{pts:?}");
+            assert_eq!(c.set.bits(), *kept, "{pts:?}");
             let sum: f64 = c.lambda.iter().sum();
             assert!((sum - 1.0).abs() < 1e-12);
             let re = (0..y.len()).fold(Vector3::zeros(), |s, i| s + y[i] * c.lambda[i]);
@@ -466,16 +467,16 @@ mod tests {
             Vector2::new(2.0, -1.0),
             Vector2::new(-1.0, 2.0),
         ];
-        let c = closest(&y, 0b111);
-        assert_eq!(c.set, 0b111);
+        let c = closest(&y, VertexSet::first(3));
+        assert_eq!(c.set, VertexSet::first(3));
         assert_eq!(c.v, Vector2::zeros());
         let y = [
             Vector2::new(1.0, -1.0),
             Vector2::new(2.0, 1.0),
             Vector2::new(1.0, 1.0),
         ];
-        let c = closest(&y, 0b111);
-        assert_eq!(c.set, 0b101);
+        let c = closest(&y, VertexSet::first(3));
+        assert_eq!(c.set.bits(), 0b101);
         assert!((c.v - Vector2::new(1.0, 0.0)).norm() < 1e-15);
     }
 
@@ -488,8 +489,8 @@ mod tests {
             Vector3::new(1e8, 0.75, -0.5),
             Vector3::new(1e8, 0.0, 0.5),
         ];
-        let c = closest(&y, 0b111);
-        assert_eq!(c.set, 0b111);
+        let c = closest(&y, VertexSet::first(3));
+        assert_eq!(c.set, VertexSet::first(3));
         assert!(
             (c.v - Vector3::new(1e8, 0.0, 0.0)).norm() < 1e-7,
             "{:?}",

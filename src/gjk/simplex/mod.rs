@@ -1,7 +1,7 @@
 //! The simplex: GJK's state, warm start and result (docs/gjk.md §2). Its closest-point
 //! solve, the dispatch to signed volumes, Johnson's subalgorithm and the projection
 //! search, is in `solve.rs`.
-use super::johnson::Johnson;
+use super::{johnson::Johnson, vertex_set::VertexSet};
 use crate::{Real, dim::Dim, tolerance::Rounding, trace::Solver};
 use nalgebra::{Const, Point, SVector};
 
@@ -63,8 +63,8 @@ where
     /// in the current `A − B`.
     dirs: <Const<D> as Dim>::Slots<SVector<T, D>>,
     /// The vertices in use.
-    bits: u8,
-    /// The slot of the newest vertex (meaningful while `bits != 0`).
+    set: VertexSet,
+    /// The slot of the newest vertex (meaningful while `set` is not empty).
     last: usize,
 }
 
@@ -102,43 +102,45 @@ where
         Self {
             pts: <Const<D> as Dim>::slots(sp),
             dirs: <Const<D> as Dim>::slots(SVector::zeros()),
-            bits: 0,
+            set: VertexSet::EMPTY,
             last: 0,
         }
     }
 
     /// Removes every vertex.
     pub fn clear(&mut self) {
-        self.bits = 0;
+        self.set = VertexSet::EMPTY;
     }
 
     /// The number of vertices.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.bits.count_ones() as usize
+        self.set.len()
     }
 
     /// Whether the simplex has no vertex.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.bits == 0
+        self.set.is_empty()
     }
 
     /// The vertices, in slot order.
     pub fn points(&self) -> impl Iterator<Item = &SupportPoint<T, D>> + '_ {
-        let bits = self.bits;
+        let set = self.set;
         self.pts
             .as_ref()
             .iter()
             .enumerate()
-            .filter(move |(i, _)| bits & (1 << i) != 0)
+            .filter(move |&(i, _)| set.contains(i))
             .map(|(_, p)| p)
     }
 
     /// Whether `w` is exactly one of the vertices.
     #[must_use]
     pub(crate) fn contains(&self, w: &SVector<T, D>) -> bool {
-        self.in_use(|p| (0..D).fold(true, |e, k| e & (p.w[k] == w[k]))) != 0
+        !self
+            .in_use(|p| (0..D).fold(true, |e, k| e & (p.w[k] == w[k])))
+            .is_empty()
     }
 
     /// The slots in use whose vertex passes `test`, as a bit set. Every slot is tested
@@ -147,12 +149,12 @@ where
     /// §2.12). An unused slot holds an old vertex, possibly non-finite (a dropped warm
     /// start's), or 0: `test` may only compare, or compute in floats, where nothing traps.
     #[inline]
-    pub(crate) fn in_use(&self, test: impl Fn(&SupportPoint<T, D>) -> bool) -> u8 {
+    pub(crate) fn in_use(&self, test: impl Fn(&SupportPoint<T, D>) -> bool) -> VertexSet {
         let mut hits = 0u8;
         for (i, p) in self.pts.as_ref().iter().enumerate() {
             hits |= u8::from(test(p)) << i;
         }
-        hits & self.bits
+        VertexSet::from_bits(hits).and(self.set)
     }
 
     /// Adds a vertex in a free slot and returns the slot; `None` (nothing changed) when the
@@ -162,14 +164,14 @@ where
         p: SupportPoint<T, D>,
         johnson: Option<&mut Johnson<T, D>>,
     ) -> Option<usize> {
-        let slot = (0..D + 1).find(|i| self.bits & (1 << i) == 0)?;
+        let slot = (0..D + 1).find(|&i| !self.set.contains(i))?;
         self.pts.as_mut()[slot] = p;
         self.dirs.as_mut()[slot] = SVector::zeros();
         if let Some(j) = johnson {
-            j.add(self.pts.as_ref(), self.bits, slot);
+            j.add(self.pts.as_ref(), self.set, slot);
         }
         self.last = slot;
-        self.bits |= 1 << slot;
+        self.set = self.set.with(slot);
         Some(slot)
     }
 
@@ -177,13 +179,13 @@ where
     /// warm start: GJK re-derives the vertices from their directions and re-solves them,
     /// after checking their range, before it uses them).
     pub(crate) fn push_raw(&mut self, p: SupportPoint<T, D>, dir: SVector<T, D>) -> bool {
-        let Some(slot) = (0..D + 1).find(|i| self.bits & (1 << i) == 0) else {
+        let Some(slot) = (0..D + 1).find(|&i| !self.set.contains(i)) else {
             return false;
         };
         self.pts.as_mut()[slot] = p;
         self.dirs.as_mut()[slot] = dir;
         self.last = slot;
-        self.bits |= 1 << slot;
+        self.set = self.set.with(slot);
         true
     }
 
@@ -191,9 +193,9 @@ where
     /// Johnson's tables, which depend on the vertices, are the caller's to rebuild.
     #[inline]
     pub(crate) fn shift_b(&mut self, du: &SVector<T, D>) {
-        let bits = self.bits;
+        let set = self.set;
         for (i, p) in self.pts.as_mut().iter_mut().enumerate() {
-            if bits & (1 << i) != 0 {
+            if set.contains(i) {
                 *p = SupportPoint::new(p.a, p.b + du);
             }
         }
@@ -203,7 +205,7 @@ where
     /// `b = s_B(dir)`).
     #[inline]
     pub(crate) fn set_dir(&mut self, dir: SVector<T, D>) {
-        if self.bits != 0 {
+        if !self.set.is_empty() {
             self.dirs.as_mut()[self.last] = dir;
         }
     }
@@ -212,13 +214,13 @@ where
     pub(crate) fn points_with_dirs(
         &self,
     ) -> impl Iterator<Item = (&SupportPoint<T, D>, &SVector<T, D>)> + '_ {
-        let bits = self.bits;
+        let set = self.set;
         self.pts
             .as_ref()
             .iter()
             .zip(self.dirs.as_ref())
             .enumerate()
-            .filter(move |(i, _)| bits & (1 << i) != 0)
+            .filter(move |&(i, _)| set.contains(i))
             .map(|(_, p)| p)
     }
 
@@ -232,7 +234,7 @@ where
         B: crate::shape::SupportMap<T, D> + ?Sized,
     {
         for i in 0..D + 1 {
-            if self.bits & (1 << i) != 0 {
+            if self.set.contains(i) {
                 let d = self.dirs.as_ref()[i];
                 self.pts.as_mut()[i] = SupportPoint::new(a.core_support(&-d), b.core_support(&d));
             }
@@ -266,7 +268,7 @@ where
     }
 }
 
-// Slots are addressed by `u8` masks.
+// Slots are addressed by one-byte sets (`VertexSet`).
 const _: () = assert!(crate::dim::MAX_DIM < 8);
 
 mod solve;

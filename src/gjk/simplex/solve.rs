@@ -5,7 +5,7 @@
 //! ([`super::project`]).
 
 use super::{Closest, Simplex};
-use crate::gjk::{johnson::Johnson, planar, project, volumes};
+use crate::gjk::{VertexSet, johnson::Johnson, planar, project, volumes};
 use crate::{Real, dim::Dim, linalg::pow2_scale, tolerance::Rounding, trace::Solver};
 use nalgebra::{Const, Point, SMatrix, SVector};
 
@@ -40,7 +40,7 @@ where
         r: &Rounding<T>,
         witnesses: bool,
     ) -> Option<Closest<T, D>> {
-        debug_assert!(self.bits != 0);
+        debug_assert!(!self.set.is_empty());
         match johnson {
             None if D <= 3 => self.solve_volumes(r, witnesses),
             Some(j) => self.solve_johnson(j, r),
@@ -53,11 +53,11 @@ where
     /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
     fn solve_volumes(&mut self, r: &Rounding<T>, witnesses: bool) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
-        if self.bits.is_power_of_two() {
+        if self.set.is_single() {
             // One vertex is its own closest point, exactly: no volumes, no certificate
             // (`v·(y − v) = 0`). Every GJK run's first solve (half of all solves on the
             // 2D corpus).
-            let p = &pts[self.bits.trailing_zeros() as usize];
+            let p = &pts[self.set.lowest()];
             return Some(Closest {
                 v: p.w,
                 dir: p.w,
@@ -77,14 +77,14 @@ where
         }
         let (cand, mut c) = if k == T::one() {
             // The common case: the vertices as they are, read in place.
-            let cand = volumes::closest(&volumes::Ws(pts), self.bits);
+            let cand = volumes::closest(&volumes::Ws(pts), self.set);
             (cand, volumes::to_closest(&cand, pts, scale, witnesses))
         } else {
             let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
             for (i, p) in pts.iter().enumerate() {
                 y.as_mut()[i] = p.w * k;
             }
-            let cand = volumes::closest(y.as_ref(), self.bits);
+            let cand = volumes::closest(y.as_ref(), self.set);
             let mut c = volumes::to_closest(&cand, pts, scale, witnesses);
             c.v /= k;
             (cand, c)
@@ -100,13 +100,13 @@ where
             // sign tests on noise: docs/gjk.md §2.5).
             let mut res = SVector::<T, D>::zeros();
             for (i, p) in pts.iter().enumerate() {
-                if cand.set & (1 << i) != 0 {
+                if cand.set.contains(i) {
                     res += p.w * cand.lambda[i];
                 }
             }
             if crate::real::norm(&res) <= r.residual(scale, D) {
                 (c.v, c.dir) = (res, res);
-                self.bits = cand.set;
+                self.set = cand.set;
                 return Some(c);
             }
             // The volumes' coordinates of a thin simplex carry `ε·M³/volume` of error: the
@@ -119,8 +119,8 @@ where
         }
         // Two vertices: the segment's region tests are the certificate's own conditions
         // (`v·(yⱼ − v) ≥ 0` at each end is `−yᵢ·t ≥ 0` or `≤ t·t`), so it cannot fail.
-        if self.bits.count_ones() == 2 || self.optimal(&c.v, scale, r) {
-            self.bits = cand.set;
+        if self.set.len() == 2 || self.optimal(&c.v, scale, r) {
+            self.set = cand.set;
             return Some(c);
         }
         self.search(full, r, None)
@@ -135,11 +135,11 @@ where
         witnesses: bool,
     ) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
-        match planar::closest(pts, self.bits) {
+        match planar::closest(pts, self.set) {
             planar::Planar::Inside(part) => {
                 // The residual must agree with the sign tests (docs/gjk.md §2.5).
                 if crate::real::norm(&part.v) <= r.residual(scale, D) {
-                    self.bits = part.set;
+                    self.set = part.set;
                     return Some(planar::to_closest(&part, pts, scale, witnesses));
                 }
                 if let Some(c) = self.origin_inside(r) {
@@ -150,8 +150,8 @@ where
             planar::Planar::Boundary(part) => {
                 // A segment's regions are its certificate; a triangle's edge or vertex must
                 // pass the optimality condition.
-                if self.bits.count_ones() == 2 || self.optimal(&part.v, scale, r) {
-                    self.bits = part.set;
+                if self.set.len() == 2 || self.optimal(&part.v, scale, r) {
+                    self.set = part.set;
                     return Some(planar::to_closest(&part, pts, scale, witnesses));
                 }
                 self.search(true, r, None)
@@ -163,8 +163,7 @@ where
     /// ([`super::johnson`]), with its own coordinates when the optimality condition
     /// certifies them, else the projection.
     fn solve_johnson(&mut self, j: &Johnson<T, D>, r: &Rounding<T>) -> Option<Closest<T, D>> {
-        let nb = 1u8 << self.last;
-        let others = self.bits & !nb;
+        let others = self.set.without(self.last);
         let full = self.len() == D + 1;
         if full && let Some(c) = self.origin_inside(r) {
             return Some(c);
@@ -180,16 +179,16 @@ where
         } else {
             &[true, false]
         };
-        let mut s: u8 = 0;
+        let mut s = VertexSet::EMPTY;
         loop {
-            let set = s | nb;
-            if !(full && set == self.bits) && j.proper(set) && j.maximal(self.bits, set) {
+            let set = s.with(self.last);
+            if !(full && set == self.set) && j.proper(set) && j.maximal(self.set, set) {
                 for &fast in passes {
                     if let Some(c) =
                         project::closest_of(self.pts.as_ref(), set, self.last, slack, Some(j), fast)
                         && self.optimal(&c.v, c.scale, r)
                     {
-                        self.bits = set;
+                        self.set = set;
                         // Johnson's own coordinates, else the projection's (§2.3).
                         let via = if fast { Solver::Johnson } else { c.via };
                         return Some(Closest { via, ..c });
@@ -197,8 +196,8 @@ where
                 }
                 break; // rounding fooled the sign tests
             }
-            s = s.wrapping_sub(others) & others;
-            if s == 0 {
+            s = s.next_subset_of(others);
+            if s.is_empty() {
                 break;
             }
         }
@@ -221,7 +220,7 @@ where
         }
         let vv = v.norm_squared();
         let slack = r.optimality(crate::real::amax(v), scale, D);
-        self.in_use(|p| !(v.dot(&p.w) - vv >= -slack)) == 0
+        self.in_use(|p| !(v.dot(&p.w) - vv >= -slack)).is_empty()
     }
 
     /// The robust fallback when the fast choice disagrees with the geometry (elongated or
@@ -235,22 +234,22 @@ where
         r: &Rounding<T>,
         johnson: Option<&Johnson<T, D>>,
     ) -> Option<Closest<T, D>> {
-        let all = self.bits;
+        let all = self.set;
         let slack = r.barycentric(D);
         // Fixed point: a candidate with the newest vertex within the resolution of one
         // without it wins. The same point to rounding, but its direction is new: a triangle
         // (`λ = 3e-7` at its new vertex) tied with its old edge at `‖v‖ = 1e-4`, the edge
         // was kept, and the stalled run's plane bound along the edge's direction stayed 0.
         let (tie, nb) = if crate::real::is_fixed::<T>() {
-            (r.band(T::zero()), 1u8 << self.last)
+            (r.band(T::zero()), VertexSet::single(self.last))
         } else {
-            (T::zero(), 0)
+            (T::zero(), VertexSet::EMPTY)
         };
-        let mut best: Option<(u8, Closest<T, D>, T)> = None;
-        let mut s: u8 = 0;
+        let mut best: Option<(VertexSet, Closest<T, D>, T)> = None;
+        let mut s = VertexSet::EMPTY;
         loop {
-            s = s.wrapping_sub(all) & all;
-            if s == 0 {
+            s = s.next_subset_of(all);
+            if s.is_empty() {
                 break;
             }
             if full && s == all {
@@ -260,8 +259,8 @@ where
                 project::closest_of(self.pts.as_ref(), s, self.last, slack, johnson, false)
             {
                 let vv = rank(&c.v);
-                let better = |(bs, _, bv): &(u8, Closest<T, D>, T)| {
-                    vv < *bv || (s & nb != 0 && *bs & nb == 0 && vv <= *bv + tie)
+                let better = |(bs, _, bv): &(VertexSet, Closest<T, D>, T)| {
+                    vv < *bv || (!s.and(nb).is_empty() && bs.and(nb).is_empty() && vv <= *bv + tie)
                 };
                 if best.as_ref().is_none_or(better) {
                     best = Some((s, c, vv));
@@ -270,11 +269,11 @@ where
         }
         match best {
             Some((set, c, _)) => {
-                self.bits = set;
+                self.set = set;
                 Some(c)
             }
             None => {
-                self.bits = all & !(1 << self.last);
+                self.set = all.without(self.last);
                 None
             }
         }
@@ -285,10 +284,10 @@ where
     pub(crate) fn closest(&self, r: &Rounding<T>) -> Option<Closest<T, D>> {
         let slack = r.barycentric(D);
         let mut best: Option<(Closest<T, D>, T)> = None;
-        let mut s: u8 = 0;
+        let mut s = VertexSet::EMPTY;
         loop {
-            s = s.wrapping_sub(self.bits) & self.bits;
-            if s == 0 {
+            s = s.next_subset_of(self.set);
+            if s.is_empty() {
                 break;
             }
             if let Some(c) =

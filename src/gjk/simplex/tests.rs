@@ -159,9 +159,10 @@ mod fixed_tests {
         let mut slots = [SupportPoint::new(Point3::origin(), Point3::origin()); 4];
         slots[..3].copy_from_slice(&pts);
         let mut lambda = <Const<3> as Dim>::slots(Fx::from_num(0));
-        let v = crate::gjk::project::project(&slots, 0b111, 2, &mut lambda)
-            .expect("projects")
-            .v;
+        let v =
+            crate::gjk::project::project(&slots, crate::gjk::VertexSet::first(3), 2, &mut lambda)
+                .expect("projects")
+                .v;
         // The exact projection (rational arithmetic on the vertices as stored).
         let want = Vector3::new(
             -5.087_760_311_293_243e-5_f64,
