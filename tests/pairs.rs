@@ -820,3 +820,167 @@ where
     }
 }
 cases!(rotated_face_to_face, [2 => d2]);
+
+/// A ball with a box (both ways round): the ball's witness is its centre as given, moved
+/// by its radius along the normal (`Answer::centred`; mapping the centre into the box's
+/// frame and back rounds it), and the box's witness is on the box. Separated, touching,
+/// overlapping; distance and contact, the fast path answering (one iteration).
+fn ball_witness_from_its_centre<T: Real, const D: usize>()
+where
+    Const<D>: ContactDim<T, D>,
+{
+    if is_fixed::<T>() {
+        return;
+    }
+    let mut rng = Rng(5800);
+    let tol = Tolerances::<T>::default();
+    let mut moved = 0;
+    for i in 0..200 {
+        let h: SVector<f64, D> = rng.vector(0.2, 1.0);
+        let r = [0.0, 0.1, 0.5][i % 3];
+        let (pbox, _) = random_pose::<T, D>(&mut rng, 1.0);
+        let (mut pball, _) = random_pose::<T, D>(&mut rng, 1.0);
+        // Every other ball centre inside the box (an overlap), in the box's frame.
+        if i % 2 == 1 {
+            let u: SVector<f64, D> = rng.vector(-0.9, 0.9);
+            let inside = u.component_mul(&h);
+            pball.translation.vector = pbox
+                .transform_point(&Point::from(v::<T, D>(&inside)))
+                .coords;
+        }
+        let (cube, ball) = (Cuboid::new(v::<T, D>(&h)), Ball::new(lit::<T>(r)));
+        let centre = Point::from(pball.translation.vector);
+        let rt = lit::<T>(r);
+        for swap in [false, true] {
+            let (d, c) = if swap {
+                (
+                    query::distance(&pball, &ball, &pbox, &cube, &tol),
+                    query::contact(&pball, &ball, &pbox, &cube, &tol),
+                )
+            } else {
+                (
+                    query::distance(&pbox, &cube, &pball, &ball, &tol),
+                    query::contact(&pbox, &cube, &pball, &ball, &tol),
+                )
+            };
+            let (d, c) = (d.expect("valid input"), c.expect("valid input"));
+            let what = format!("#{i} swap {swap}: {d:?} {c:?}");
+            assert!(
+                d.iterations == 1 && c.iterations == 1,
+                "not the fast path: {what}"
+            );
+            // The normal from A to B: from the ball outwards when the ball is A.
+            let n = if swap {
+                c.normal.into_inner()
+            } else {
+                -c.normal.into_inner()
+            };
+            let wc = if swap { c.point_a } else { c.point_b };
+            assert_eq!(wc, centre + n * rt, "contact: {what}");
+            let (wd, od) = if swap {
+                (d.point_a, d.point_b)
+            } else {
+                (d.point_b, d.point_a)
+            };
+            if let Some(nd) = d.normal {
+                let nd = if swap {
+                    nd.into_inner()
+                } else {
+                    -nd.into_inner()
+                };
+                assert_eq!(wd, centre + nd * rt, "distance: {what}");
+            } else if r > 0.0 && i % 2 == 1 {
+                // Overlapping: the common point is the centre, exactly.
+                assert!(wd == centre && od == centre, "distance: {what}");
+            }
+            moved += usize::from(pbox.inverse_transform_point(&centre) != centre);
+        }
+    }
+    assert!(moved > 0);
+}
+cases!(ball_witness_from_its_centre, [2 => d2, 3 => d3]);
+
+/// Admission checks every number the closed forms read in one finiteness sum and the
+/// signs by plain comparisons (`pair::admit`): each invalid value in each slot is the
+/// general path's error, and a valid one the fast path's answer (−0 radius, a radius next
+/// to an overflowing one).
+#[test]
+fn admission_in_one_finiteness_sum() {
+    use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+    let tol = Tolerances::<f64>::default();
+    let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0];
+    let pose = Isometry3::translation(0.1, 0.2, 3.0);
+    let cube = Cuboid::new(Vector3::new(1.0, 0.5, 0.25));
+    let ball = Ball::new(0.5);
+    let cap = Capsule::new(
+        Point3::new(0.0, 0.0, -0.5),
+        Point3::new(0.0, 0.0, 0.5),
+        0.25,
+    );
+    fn same<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
+        what: &str,
+        pa: &nalgebra::Isometry3<f64>,
+        a: &A,
+        pb: &nalgebra::Isometry3<f64>,
+        b: &B,
+    ) {
+        let tol = Tolerances::<f64>::default();
+        let (ga, gb) = (General(a), General(b));
+        let d = query::distance(pa, a, pb, b, &tol).map(|_| ());
+        let dg = query::distance(pa, &ga, pb, &gb, &tol).map(|_| ());
+        assert!(d.is_err() && d == dg, "{what}: {d:?} {dg:?}");
+        let c = query::contact(pa, a, pb, b, &tol).map(|_| ());
+        let cg = query::contact(pa, &ga, pb, &gb, &tol).map(|_| ());
+        assert!(c.is_err() && c == cg, "{what}: {c:?} {cg:?}");
+        let h = query::intersects(pa, a, pb, b, &tol).map(|_| ());
+        let hg = query::intersects(pa, &ga, pb, &gb, &tol).map(|_| ());
+        assert!(h.is_err() && h == hg, "{what}: {h:?} {hg:?}");
+    }
+    let id = Isometry3::identity();
+    for x in bad {
+        for k in 0..3 {
+            let mut c = cube;
+            c.half_extents[k] = x;
+            same(&format!("half-extent {k} = {x}"), &id, &c, &pose, &ball);
+            same(&format!("half-extent {k} = {x}, B"), &pose, &ball, &id, &c);
+            let mut t = pose;
+            t.translation.vector[k] = x;
+            if x.is_finite() {
+                continue;
+            }
+            same(&format!("translation {k} = {x}"), &id, &cube, &t, &ball);
+            same(&format!("translation {k} = {x}, A"), &t, &ball, &id, &cap);
+            let mut c = cap;
+            c.segment.b[k] = x;
+            same(&format!("capsule end {k} = {x}"), &id, &c, &pose, &ball);
+            same(&format!("capsule end {k} = {x}, B"), &pose, &cube, &id, &c);
+        }
+        let mut b = ball;
+        b.radius = x;
+        same(&format!("radius {x}"), &id, &cube, &pose, &b);
+        same(&format!("radius {x}, A"), &id, &b, &pose, &cap);
+        let mut c = cap;
+        c.radius = x;
+        same(&format!("capsule radius {x}"), &id, &ball, &pose, &c);
+    }
+    // Radii each finite, their sum not.
+    let huge = Ball::new(f64::MAX);
+    same("radii overflowing", &id, &huge, &pose, &huge);
+    // A pose that is not rigid.
+    let mut skew = pose;
+    skew.rotation = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(1.5, 0.0, 0.0, 0.0));
+    same("non-unit rotation", &id, &cube, &skew, &ball);
+    same("non-unit rotation, A", &skew, &ball, &id, &ball);
+    // Valid: a −0 radius, and the largest radius beside a zero one.
+    for (what, b) in [
+        ("-0 radius", Ball::new(-0.0)),
+        ("largest radius", Ball::new(f64::MAX / 4.0)),
+    ] {
+        let d = query::distance(&id, &cube, &pose, &b, &tol).expect(what);
+        let c = query::contact(&id, &Ball::new(0.0), &pose, &b, &tol).expect(what);
+        assert!(
+            d.iterations == 1 && c.iterations == 1,
+            "{what}: {d:?} {c:?}"
+        );
+    }
+}

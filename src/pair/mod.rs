@@ -85,8 +85,8 @@ impl<T: Real, const D: usize> Answer<T, D> {
 
     /// The answer computed in `pose`'s frame, in the world frame; when `swap`, its two
     /// shapes exchanged (the normal reversed). A verdict has no points or normal to map
-    /// (its bounds are the same in every frame): unchanged. Always inlined, as
-    /// [`Answer::framed`] (3D boxes: out of line, 135 instructions a call).
+    /// (its bounds are the same in every frame): unchanged. Always inlined (3D boxes: out
+    /// of line, 135 instructions a call, the answer taken by value).
     #[inline(always)]
     fn posed<R: PoseRotation<T, D>>(
         mut self,
@@ -103,17 +103,32 @@ impl<T: Real, const D: usize> Answer<T, D> {
         self.swapped(swap)
     }
 
-    /// [`Answer::posed`] by the frame's matrix (a point box's answer: three products by
-    /// one matrix cost less than three quaternion rotations). Always inlined: out of line
-    /// it took the answer by value (a copy of 15 numbers a call).
+    /// A ball–box answer ([`round::point_box`], in the box's `frame`) in the world frame, the
+    /// ball's centre `centre` as given: the normal mapped by the frame, the ball's point its
+    /// centre, the box's point `centre − n·s` (`s` the separation, or 0 for a
+    /// [`Want::Distance`] overlap whose common point is the centre). The box's point is
+    /// `c − n·s` in the box's frame, so this is its image up to rounding; one product by the
+    /// matrix instead of three. Always inlined, as [`Answer::posed`].
     #[inline(always)]
-    fn framed(mut self, frame: &Frame<T, D>, swap: bool, want: Want) -> Self {
+    fn centred(
+        mut self,
+        frame: &Frame<T, D>,
+        centre: &Point<T, D>,
+        swap: bool,
+        want: Want,
+    ) -> Self {
         if want == Want::Verdict {
             return self;
         }
-        self.a = frame.transform_point(&self.a);
-        self.b = frame.transform_point(&self.b);
-        self.normal = frame.transform_vector(&self.normal);
+        let n = frame.transform_vector(&self.normal);
+        let s = if want == Want::Distance && !(self.sep > T::zero()) {
+            T::zero()
+        } else {
+            self.sep
+        };
+        self.a = centre - n * s;
+        self.b = *centre;
+        self.normal = n;
         self.swapped(swap)
     }
 
@@ -177,9 +192,31 @@ fn radius<T: Real, const D: usize>(p: &Primitive<T, D>) -> T {
     }
 }
 
+/// A primitive's parameters for [`admit`]: the sum of `x − x` over them (0 when all are
+/// finite, NaN otherwise: [`crate::real::all_finite`]'s test, summed with the other inputs'
+/// before one comparison) and whether its radius and half-extents are not negative (plain
+/// comparisons: a NaN passes here and fails the sum). Together: what its shape's `validate`
+/// checks; an invalid one takes the general path, which reports the error.
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
+#[inline(always)]
+fn parameters<T: Real, const D: usize>(p: &Primitive<T, D>) -> (T, bool) {
+    let f = |x: T| x - x;
+    let sum = |v: &SVector<T, D>| v.iter().fold(T::zero(), |s, &x| s + f(x));
+    match p {
+        Primitive::Ball { radius } => (f(*radius), !(*radius < T::zero())),
+        Primitive::Cuboid { half_extents: h } => {
+            (sum(h), h.iter().fold(true, |ok, &x| ok & !(x < T::zero())))
+        }
+        Primitive::Capsule { a, b, radius } => (
+            f(*radius) + sum(&a.coords) + sum(&b.coords),
+            !(*radius < T::zero()),
+        ),
+    }
+}
+
 /// Whether a primitive's parameters are finite, and its radius and half-extents
-/// non-negative (what its shape's `validate` checks; an invalid one takes the general
-/// path, which reports the error).
+/// non-negative, one by one (what its shape's `validate` checks): [`admit`]'s debug check of
+/// [`parameters`].
 fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
     let ok = |x: T| x >= T::zero() && crate::real::finite(x);
     match p {
@@ -234,6 +271,7 @@ struct Admitted<T: Real, const D: usize> {
 /// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
 /// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
 /// path reports the error in its own order.
+#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline(always)]
 fn admit<T, R, const D: usize, A, B>(
     pose_a: &Isometry<T, R, D>,
@@ -253,12 +291,33 @@ where
     }
     let (pa, pb) = (a.primitive()?, b.primitive()?);
     let (ra, rb) = (radius(&pa), radius(&pb));
-    let ok = honours(tol)
-        && valid(&pa)
-        && valid(&pb)
-        && crate::real::finite(ra + rb)
-        && crate::pose::is_rigid(pose_a)
-        && crate::pose::is_rigid(pose_b);
+    // Every number read finite in one comparison (`x − x` summed: the primitives', both
+    // translations' and the radii's sum, which may overflow), signs by plain comparisons;
+    // then the rotations (their check rejects a NaN or ∞ itself): `pose::is_rigid` and the
+    // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.13).
+    let ((sa, na), (sb, nb)) = (parameters(&pa), parameters(&pb));
+    let f = |x: T| x - x;
+    let t = |p: &Isometry<T, R, D>| {
+        let v = &p.translation.vector;
+        v.iter().fold(T::zero(), |s, &x| s + f(x))
+    };
+    let finite = (sa + sb) + (t(pose_a) + t(pose_b)) + f(ra + rb);
+    let ok = finite == T::zero()
+        && na & nb
+        && honours(tol)
+        && crate::pose::check_finite(pose_a).is_ok()
+        && crate::pose::check_finite(pose_b).is_ok();
+    // The checks one by one, as the shapes' `validate` and `pose::is_rigid` make them.
+    debug_assert_eq!(
+        ok,
+        honours(tol)
+            && valid(&pa)
+            && valid(&pb)
+            && crate::real::finite(ra + rb)
+            && crate::pose::is_rigid(pose_a)
+            && crate::pose::is_rigid(pose_b),
+        "pair::admit: the finiteness sum disagrees with the checks one by one"
+    );
     ok.then_some(Admitted { pa, pb, ra, rb })
 }
 
@@ -320,12 +379,14 @@ where
         (Primitive::Cuboid { half_extents: h }, Primitive::Ball { .. }) => {
             let f = frame(pose_a);
             let c = Point::from(f.inverse_transform_vector(&ob));
-            round::point_box(h, &c, tol, want)?.framed(&f, false, want)
+            let centre = Point::from(pose_b.translation.vector);
+            round::point_box(h, &c, tol, want)?.centred(&f, &centre, false, want)
         }
         (Primitive::Ball { .. }, Primitive::Cuboid { half_extents: h }) => {
             let f = frame(pose_b);
             let c = Point::from(f.inverse_transform_vector(&-ob));
-            round::point_box(h, &c, tol, want)?.framed(&f, true, want)
+            let centre = Point::from(pose_a.translation.vector);
+            round::point_box(h, &c, tol, want)?.centred(&f, &centre, true, want)
         }
         (Primitive::Ball { .. }, Primitive::Ball { .. }) => {
             round::point_point(&Point::from(ob), tol)?.shifted(&o, want)

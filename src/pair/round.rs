@@ -46,7 +46,17 @@ pub(crate) fn point_box<T: Real, const D: usize>(
     // before `coords` is read; so in every closed form of this file.
     let coords = amax(&c.coords) + amax(h);
     let band = Rounding::of(tol).band(coords);
-    let p = Point::from(c.coords.zip_map(h, |v, e| v.max(-e).min(e)));
+    // The clamp by plain comparisons (`max`/`min` are NaN-aware: a select each more); a NaN
+    // coordinate stays NaN and answers `None` below, as the clamp of it did.
+    let p = Point::from(c.coords.zip_map(h, |v, e| {
+        if v < -e {
+            -e
+        } else if v > e {
+            e
+        } else {
+            v
+        }
+    }));
     let d = c - p;
     let dist = norm(&d);
     if dist > T::zero() {
@@ -145,9 +155,13 @@ pub(crate) fn point_segment<T: Real, const D: usize>(
         return None;
     }
     let (normal, lower) = if dist > T::zero() {
-        // Inside the segment, the closest direction is orthogonal to it.
-        let along = [s1 - s0];
-        let n = super::orthogonal(&d, &along[..inner as usize])?;
+        // Inside the segment, the closest direction is orthogonal to it; at an end, it is
+        // `d` itself (`orthogonal` of no directions, without its second root).
+        let n = if inner {
+            orthogonal_to(&d, &(s1 - s0))?
+        } else {
+            d / dist
+        };
         // The plane through the pair: the segment lies beyond min(n·s0, n·s1).
         let lower = n.dot(&s0.coords).min(n.dot(&s1.coords)) - n.dot(&c.coords);
         let gap = dist - lower;
@@ -173,6 +187,19 @@ pub(crate) fn point_segment<T: Real, const D: usize>(
         ans.normal = -ans.normal;
     }
     Some(ans)
+}
+
+/// `d` with its component along `e ≠ 0` removed, unit: [`super::orthogonal`] of one
+/// direction, by `e·d / e·e` instead of normalising `e` first (one root and one division
+/// fewer). `None` when nothing is left, or on overflow (the general path answers).
+#[inline(always)]
+fn orthogonal_to<T: Real, const D: usize>(
+    d: &SVector<T, D>,
+    e: &SVector<T, D>,
+) -> Option<SVector<T, D>> {
+    let n = d - e * (e.dot(d) / e.norm_squared());
+    let len = norm(&n);
+    (len > T::zero() && len.is_finite() && n.dot(d) > T::zero()).then(|| n / len)
 }
 
 /// Two segments `[p0, p1]` (first) and `[q0, q1]`: their closest points, certified by the
@@ -307,4 +334,43 @@ pub(crate) fn segment_parameters<T: Real, const D: usize>(
         }
     }
     SegmentParameters { s, t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Vector3;
+
+    /// [`orthogonal_to`] against [`super::super::orthogonal`] of the same one direction:
+    /// the same unit normal to rounding, orthogonal to `e`; `None` when `d` is along `e`.
+    #[test]
+    fn orthogonal_to_one_direction() {
+        let cases = [
+            (
+                Vector3::<f64>::new(1.0, 2.0, 3.0),
+                Vector3::new(0.0, 0.0, 1.0),
+            ),
+            (Vector3::new(1.0, 1e-9, 0.0), Vector3::new(1.0, 0.0, 0.0)),
+            (Vector3::new(-0.3, 0.7, 0.2), Vector3::new(0.5, 0.25, -2.0)),
+            (
+                Vector3::new(1e-12, 3e-12, -1e-12),
+                Vector3::new(1e6, -2e6, 3e5),
+            ),
+            (Vector3::new(2.0, 0.0, 0.0), Vector3::new(1.0, 0.0, 0.0)),
+        ];
+        for (d, e) in cases {
+            let (n, m) = (orthogonal_to(&d, &e), super::super::orthogonal(&d, &[e]));
+            match (n, m) {
+                (Some(n), Some(m)) => {
+                    let tol = 1e-14;
+                    assert!(
+                        (n - m).norm() <= tol && n.dot(&e).abs() <= tol * e.norm(),
+                        "d {d:?} e {e:?}: {n:?} {m:?} (tolerance {tol})"
+                    );
+                }
+                (None, None) => {}
+                _ => panic!("d {d:?} e {e:?}: {n:?} {m:?}"),
+            }
+        }
+    }
 }
