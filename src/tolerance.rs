@@ -386,6 +386,11 @@ pub(crate) mod allowance {
     pub(crate) const PARALLEL_EDGES_CLIP: f64 = 8.0;
     /// The same test in the closed-form box pair (`pair::boxes`): one ulp.
     pub(crate) const PARALLEL_EDGES_PAIR: f64 = 1.0;
+    /// A point against a 2D box's slab `|ν·(x − t)| ≤ b·det R` in the closed-form box
+    /// pair (`pair::boxes`, the first box's vertex in the second), per unit of the
+    /// coordinates: four products and three sums, and the half-width `b·det R`, within 5
+    /// ulps; a point that passes with this much to spare is inside the box exactly.
+    pub(crate) const SLAB_TEST: f64 = 8.0;
     /// A face normal `e₁ × e₂` turned by its edges' rounding, per unit of the vertices'
     /// size times the perimeter over the doubled area (`epa::polytope3`, a needle face).
     pub(crate) const FACE_NORMAL: f64 = 4.0;

@@ -282,8 +282,9 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         if want == Want::Distance && ax.sep < -band {
             // Overlapping by the complete set of axes: a distance needs only a common
             // point, and the second box's centre is one whenever it lies in the first
-            // (nested and concentric boxes): no witness clip.
-            if let Some(common) = self.centre_common() {
+            // (nested and concentric boxes), or (2D) a vertex of either box inside the
+            // other: no witness clip.
+            if let Some(common) = self.centre_common().or_else(|| self.vertex_common()) {
                 let w = Pair {
                     p: common.a,
                     q: common.b,
@@ -545,6 +546,44 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         let x = Point::from(self.t);
         let xa = self.clamp_a(&x).point;
         self.near(&xa, &x).then_some(Witnesses { a: xa, b: x })
+    }
+
+    /// 2D: a vertex of one box inside the other, as a common point `a = b` (no root in
+    /// `distance`); `None` when no vertex of either lies in the other (a cross-shaped
+    /// overlap) and in 3D. The second box's vertices `t ± R_0 b_0 ± R_1 b_1` against the
+    /// first box's rectangle, exactly (a vertex is as far from the second box as its own
+    /// rounding, as every computed point of it); then the first box's vertices
+    /// `x = (±a_0, ±a_1)` against the second box's slabs `|ν_j·(x − t)| ≤ b_j·det R`
+    /// (the cofactor columns), with [`allowance::SLAB_TEST`] ulps of the coordinates to spare,
+    /// more than the test's rounding: such an `x` is inside the second box exactly.
+    fn vertex_common(&self) -> Option<Witnesses<T, D>> {
+        if D != 2 {
+            return None;
+        }
+        let (a, b, t) = (&self.a, &self.b, &self.t);
+        let (u, v) = (self.rot.column(0) * b[0], self.rot.column(1) * b[1]);
+        let (tp, tm) = (t + u, t - u);
+        for x in [tp + v, tp - v, tm + v, tm - v] {
+            if x[0].abs() <= a[0] && x[1].abs() <= a[1] {
+                let x = Point::from(x);
+                return Some(Witnesses { a: x, b: x });
+            }
+        }
+        // ν_j·x = ±ν_0j a_0 ± ν_1j a_1; the slab's half-width b_j·det, less the rounding.
+        let spare = ulps::<T>(allowance::SLAB_TEST) * self.coords;
+        let (c0, c1) = (self.cof.column(0), self.cof.column(1));
+        let (p0, q0, w0) = (c0[0] * a[0], c0[1] * a[1], c0.dot(t));
+        let (p1, q1, w1) = (c1[0] * a[0], c1[1] * a[1], c1.dot(t));
+        let (h0, h1) = (b[0] * self.det - spare, b[1] * self.det - spare);
+        for (s0, s1) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+            let (s0, s1) = (crate::real::lit::<T>(s0), crate::real::lit::<T>(s1));
+            if (s0 * p0 + s1 * q0 - w0).abs() <= h0 && (s0 * p1 + s1 * q1 - w1).abs() <= h1 {
+                let mut x = Point::<T, D>::origin();
+                (x[0], x[1]) = (s0 * a[0], s1 * a[1]);
+                return Some(Witnesses { a: x, b: x });
+            }
+        }
+        None
     }
 
     /// The first of `xs` within the band of both boxes, as that pair of nearest points (the
