@@ -485,6 +485,49 @@ pub(crate) mod factor {
     pub(crate) const MOTION_ROTATION: f64 = 2e-3;
 }
 
+/// The thresholds of the hull construction and of polytope support queries
+/// (`shape::hull`, `shape::polytope`), which work in `f64` on the input scaled to unit size
+/// (docs/hull.md; docs/tolerances.md §"Allowances").
+pub(crate) mod hull {
+    /// The tolerance factors of the construction attempts: a hull whose checks fail is built
+    /// again with every tolerance 16 times coarser (more points within a facet's tolerance,
+    /// fewer near-degenerate facets), then 256 times; a third failure is an error.
+    pub(crate) const RETRIES: [f64; 3] = [1.0, 16.0, 256.0];
+
+    /// The rounding of a plane's distance from a point in the `f64` arithmetic here, per
+    /// unit of `|c − a| |x − a| / h + |x − a|` for the plane through `a, b, c` (`h` = the
+    /// height of `c` over the line `ab`): the cross product's few ulps of `|b − a| |c − a|`
+    /// turn its direction by `ε |c − a| / h`.
+    pub(crate) const PLANE_ROUNDING: f64 = 8.0 * f64::EPSILON;
+
+    /// Triangles with `|(u − o) × (w − o)| < SLIVER |u − o| |w − o|` (an angle below about
+    /// 1e-3 at `o`) get their normal in double-double arithmetic.
+    pub(crate) const SLIVER: f64 = 1.0 / 1024.0;
+
+    /// Sanity net: a point found more than `LOST` tolerances in front of a facet plane of
+    /// the finished hull, or a reflex edge that deep, means the construction broke (3D:
+    /// `LOST · tol.round`; 2D: `LOST · tol.plane`). Points are left out only when within the
+    /// tolerance of a facet, but a small facet's plane,
+    /// extrapolated across a large coplanar face, carries the input's rounding times the
+    /// ratio of the face's size to the facet's height (measured: 4·tol.plane at 1.5 units
+    /// from a 0.2 × 0.005 facet of a rotated prism's cap, f64), hence the wide margin.
+    pub(crate) const LOST: f64 = 1024.0;
+
+    /// Facet tolerance in units of the input's resolution (`ε · scale`): 16 ulps covers the
+    /// rounding of the input coordinates and of the f64 orientation tests with room to spare.
+    pub(crate) const PLANE_ULPS: f64 = 16.0;
+
+    /// Seeded climbs (points on the unit sphere) skip the seeds when the warm start is within
+    /// this cosine of the direction (26°): a slowly turning direction then pays nothing for
+    /// them, while an unrelated one starts from the best seed.
+    pub(crate) const SEED_COS: f64 = 0.9;
+
+    /// Fixed-point: directions with `|d|∞` below this fall back to brute force (the absolute
+    /// rounding of each product, one ulp, is then no longer small against the gaps between
+    /// interior and hull points that the graph relies on).
+    pub(crate) const FIXED_MIN_DIR: f64 = 1.0 / 1024.0;
+}
+
 /// Whether `|small| · FEATURE_TILT ≤ |large|`: within [`factor::FEATURE_TILT`]'s tilt of
 /// perpendicular (a product, not a quotient: exact for the power of two).
 #[inline]

@@ -236,27 +236,25 @@ impl<T: Real> Polygon2<T> {
         termination: Termination,
     ) -> Penetration<T, 2> {
         let m = self.verts.len();
-        let (mut t, past) = here.projection();
+        let mut at = here.projection();
         let mut e = here;
-        if let Some(forward) = past {
+        if let Some(way) = at.beyond {
             let mut k = i;
             for _ in 1..m {
-                k = if forward {
-                    (k + 1) % m
-                } else {
-                    (k + m - 1) % m
+                k = match way {
+                    Beyond::End => (k + 1) % m,
+                    Beyond::Start => (k + m - 1) % m,
                 };
                 e = self.edge_at(k, here.n, here.lower);
-                let next_past;
-                (t, next_past) = e.projection();
-                if next_past != Some(forward) {
+                at = e.projection();
+                if at.beyond != Some(way) {
                     // `e` holds the projection or clamps it to the vertex it shares with
                     // the edge before: either way the boundary's nearest point.
                     break;
                 }
             }
         }
-        e.finish_at(t, upper, iterations, termination)
+        e.finish_at(at.t, upper, iterations, termination)
     }
 
     /// The edge nearest the origin (the first of equals).
@@ -309,30 +307,50 @@ impl<T: Real> Polygon2<T> {
     }
 }
 
-/// The origin's projection onto edge `p → q` as `p + t (q − p)`, `t` clamped to [0, 1],
-/// and which end it fell past: `Some(true)` past `q`, `Some(false)` before `p`, `None`
-/// on the edge (or a zero-length edge). Fixed-point solves in f64 (its values convert
+/// Which end of an edge `p → q` the origin's projection fell beyond.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Beyond {
+    /// Before `p`.
+    Start,
+    /// Past `q`.
+    End,
+}
+
+/// The origin's projection onto an edge `p → q`: `p + t (q − p)`.
+#[derive(Clone, Copy)]
+struct EdgeProjection<T> {
+    /// The parameter, clamped to [0, 1].
+    t: T,
+    /// The end it was clamped to; `None` on the edge (or a zero-length edge).
+    beyond: Option<Beyond>,
+}
+
+/// The origin's [`EdgeProjection`] onto edge `p → q`. Fixed-point solves in f64 (its values convert
 /// exactly): on a short edge `p · e` and `e · e` are a few ulps, and `t` from them was off
 /// by 0.17, the witnesses 1.4e-4 off `separation · normal` (a flat ellipse in `A − B`,
 /// tests/fuzz_findings.rs F10).
 #[inline]
-fn projection<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> (T, Option<bool>) {
+fn projection<T: Real>(p: &Vector2<T>, q: &Vector2<T>) -> EdgeProjection<T> {
     if is_fixed::<T>()
         && let (Some(p), Some(q)) = (wide(p), wide(q))
     {
-        let (t, past) = projection::<f64>(&p, &q);
-        return (lit(t), past);
+        let wide = projection::<f64>(&p, &q);
+        return EdgeProjection {
+            t: lit(wide.t),
+            beyond: wide.beyond,
+        };
     }
     let e = q - p;
     let (s, ee) = (-p.dot(&e), e.norm_squared());
-    if ee <= T::zero() || (s >= T::zero() && s <= ee) {
+    let (t, beyond) = if ee <= T::zero() || (s >= T::zero() && s <= ee) {
         let t = if ee > T::zero() { s / ee } else { T::zero() };
         (t, None)
     } else if s > ee {
-        (T::one(), Some(true))
+        (T::one(), Some(Beyond::End))
     } else {
-        (T::zero(), Some(false))
-    }
+        (T::zero(), Some(Beyond::Start))
+    };
+    EdgeProjection { t, beyond }
 }
 
 /// `v` in f64, `None` if a coordinate does not convert.
@@ -351,7 +369,7 @@ struct Edge<T: Real> {
 
 impl<T: Real> Edge<T> {
     /// The origin's projection onto the edge ([`projection`]).
-    fn projection(&self) -> (T, Option<bool>) {
+    fn projection(&self) -> EdgeProjection<T> {
         projection(&self.p.w, &self.q.w)
     }
 
@@ -362,7 +380,7 @@ impl<T: Real> Edge<T> {
         iterations: u32,
         termination: Termination,
     ) -> Penetration<T, 2> {
-        self.finish_at(self.projection().0, upper, iterations, termination)
+        self.finish_at(self.projection().t, upper, iterations, termination)
     }
 
     /// The result at `p + t (q − p)` on this edge.

@@ -192,17 +192,26 @@ fn radius<T: Real, const D: usize>(p: &Primitive<T, D>) -> T {
     }
 }
 
-/// A primitive's parameters for [`admit`]: the sum of `x − x` over them (0 when all are
-/// finite, NaN otherwise: [`crate::real::all_finite`]'s test, summed with the other inputs'
-/// before one comparison) and whether its radius and half-extents are not negative (plain
-/// comparisons: a NaN passes here and fails the sum). Together: what its shape's `validate`
-/// checks; an invalid one takes the general path, which reports the error.
+/// A primitive's parameters as [`admit`] reads them: what its shape's `validate` checks,
+/// without a branch per number. An invalid one takes the general path, which reports the
+/// error.
+struct Parameters<T> {
+    /// The sum of `x − x` over them: 0 when all are finite, NaN otherwise
+    /// ([`crate::real::all_finite`]'s test), summed with the other inputs' before one
+    /// comparison.
+    finiteness: T,
+    /// Whether its radius and half-extents are not negative (plain comparisons: a NaN
+    /// passes here and fails [`Self::finiteness`]).
+    non_negative: bool,
+}
+
+/// [`Parameters`] of a primitive.
 #[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
 #[inline(always)]
-fn parameters<T: Real, const D: usize>(p: &Primitive<T, D>) -> (T, bool) {
+fn parameters<T: Real, const D: usize>(p: &Primitive<T, D>) -> Parameters<T> {
     let f = |x: T| x - x;
     let sum = |v: &SVector<T, D>| v.iter().fold(T::zero(), |s, &x| s + f(x));
-    match p {
+    let (finiteness, non_negative) = match p {
         Primitive::Ball { radius } => (f(*radius), !(*radius < T::zero())),
         Primitive::Cuboid { half_extents: h } => {
             (sum(h), h.iter().fold(true, |ok, &x| ok & !(x < T::zero())))
@@ -211,6 +220,10 @@ fn parameters<T: Real, const D: usize>(p: &Primitive<T, D>) -> (T, bool) {
             f(*radius) + sum(&a.coords) + sum(&b.coords),
             !(*radius < T::zero()),
         ),
+    };
+    Parameters {
+        finiteness,
+        non_negative,
     }
 }
 
@@ -295,15 +308,15 @@ where
     // translations' and the radii's sum, which may overflow), signs by plain comparisons;
     // then the rotations (their check rejects a NaN or ∞ itself): `pose::is_rigid` and the
     // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.13).
-    let ((sa, na), (sb, nb)) = (parameters(&pa), parameters(&pb));
+    let (qa, qb) = (parameters(&pa), parameters(&pb));
     let f = |x: T| x - x;
     let t = |p: &Isometry<T, R, D>| {
         let v = &p.translation.vector;
         v.iter().fold(T::zero(), |s, &x| s + f(x))
     };
-    let finite = (sa + sb) + (t(pose_a) + t(pose_b)) + f(ra + rb);
+    let finite = (qa.finiteness + qb.finiteness) + (t(pose_a) + t(pose_b)) + f(ra + rb);
     let ok = finite == T::zero()
-        && na & nb
+        && qa.non_negative & qb.non_negative
         && honours(tol)
         && crate::pose::check_finite(pose_a).is_ok()
         && crate::pose::check_finite(pose_b).is_ok();

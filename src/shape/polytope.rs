@@ -6,9 +6,10 @@ mod climb;
 use super::hull::{self, Degenerate, HullMesh, Tol};
 use super::{SupportMap, check_finite};
 use crate::real::{is_fixed, lit};
+use crate::tolerance::hull::{FIXED_MIN_DIR, PLANE_ULPS};
 use crate::{Real, ShapeError};
 use alloc::{boxed::Box, vec::Vec};
-use climb::{Climb, FIXED_MIN_DIR, brute_force};
+use climb::{Climb, brute_force};
 use nalgebra::{Point, SVector, Unit};
 
 /// The convex hull of a finite point cloud, in any dimension. The points need not be in
@@ -113,10 +114,6 @@ struct FaceClimb<T: Real, const D: usize> {
     normals: Vec<Point<T, D>>,
     climb: Climb<T, D>,
 }
-
-/// Facet tolerance in units of the input's resolution (`ε · scale`): 16 ulps covers the
-/// rounding of the input coordinates and of the f64 orientation tests with room to spare.
-const PLANE_ULPS: f64 = 16.0;
 
 impl<T: Real, const D: usize> Polytope<T, D> {
     /// Hulls with at least this many graph vertices (hull vertices plus points lying on

@@ -1,9 +1,10 @@
 //! The 2D hull: Andrew's monotone chain (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullFace, HullMesh, LOST, Link, Tol, V3, csr, dot, len, segment_distance2,
-    sub, unique,
+    Csr, Degenerate, HullFace, HullMesh, Link, Tol, V3, csr, dot, len, segment_distance2, sub,
+    unique,
 };
+use crate::tolerance::hull::LOST;
 use alloc::vec::Vec;
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]

@@ -6,9 +6,9 @@
 
 use super::mesh3::{Tri, edge_index, finish};
 use super::{
-    Degenerate, HullMesh, NONE, NearPoint, PLANE_ROUNDING, Tol, V3, cross, dot, len, line_distance,
-    scaled, sub,
+    Degenerate, HullMesh, NONE, NearPoint, Tol, V3, cross, dot, len, line_distance, scaled, sub,
 };
+use crate::tolerance::hull::PLANE_ROUNDING;
 use alloc::vec::Vec;
 
 /// Visibility marks of one insertion.

@@ -3,9 +3,10 @@
 //! and the merging of coplanar triangles into polygon faces (see the parent module's doc).
 
 use super::{
-    Csr, Degenerate, HullMesh, LOST, Link, NONE, NearPoint, Tol, V3, area_vector, cross, csr, dot,
-    len, line_distance, scaled, sub, triangle_distance2,
+    Csr, Degenerate, HullMesh, Link, NONE, NearPoint, Tol, V3, area_vector, cross, csr, dot, len,
+    line_distance, scaled, sub, triangle_distance2,
 };
+use crate::tolerance::hull::LOST;
 use alloc::vec::Vec;
 
 /// A hull triangle: vertices CCW seen from outside; `adj[k]` is the triangle across the

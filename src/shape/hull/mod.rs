@@ -47,6 +47,7 @@ mod hull2;
 mod hull3;
 mod mesh3;
 
+use crate::tolerance::hull::{RETRIES, SLIVER};
 use alloc::vec::Vec;
 use hull2::hull2;
 use hull3::hull3;
@@ -141,11 +142,6 @@ pub(crate) struct HullMesh {
     /// CSR neighbour lists (node ids).
     pub nbrs: Vec<u32>,
 }
-
-/// The tolerance factors of the construction attempts: a hull whose checks fail is built
-/// again with every tolerance 16 times coarser (more points within a facet's tolerance,
-/// fewer near-degenerate facets), then 256 times; a third failure is an error.
-const RETRIES: [f64; 3] = [1.0, 16.0, 256.0];
 
 /// A point cloud in `f64` (`z = 0` in 2D), moved to its bounding-box centre and scaled
 /// by a power of two to unit size (both exact up to one rounding of the shift), so that
@@ -252,12 +248,6 @@ fn pow2_above(x: f64) -> f64 {
     u
 }
 
-/// The rounding of a plane's distance from a point in the `f64` arithmetic here, per
-/// unit of `|c − a| |x − a| / h + |x − a|` for the plane through `a, b, c` (`h` = the
-/// height of `c` over the line `ab`): the cross product's few ulps of `|b − a| |c − a|`
-/// turn its direction by `ε |c − a| / h`.
-const PLANE_ROUNDING: f64 = 8.0 * f64::EPSILON;
-
 type V3 = [f64; 3];
 
 #[inline]
@@ -309,10 +299,6 @@ fn area_vector(a: V3, b: V3, c: V3) -> V3 {
         n
     }
 }
-
-/// Triangles with `|(u − o) × (w − o)| < SLIVER |u − o| |w − o|` (an angle below about
-/// 1e-3 at `o`) get their normal in double-double arithmetic.
-const SLIVER: f64 = 1.0 / 1024.0;
 
 /// `(u − o) × (w − o)` rounded once: the differences as exact pairs (Knuth's two-sum),
 /// the products and differences of the components in double-double (with fused
@@ -479,15 +465,6 @@ struct Csr {
     /// The neighbour lists, one after the other (node numbers).
     nbrs: Vec<u32>,
 }
-
-/// Sanity net: a point found more than `LOST` tolerances in front of a facet plane of
-/// the finished hull, or a reflex edge that deep, means the construction broke (3D:
-/// `LOST · tol.round`; 2D: `LOST · tol.plane`). Points are left out only when within the
-/// tolerance of a facet, but a small facet's plane,
-/// extrapolated across a large coplanar face, carries the input's rounding times the
-/// ratio of the face's size to the facet's height (measured: 4·tol.plane at 1.5 units
-/// from a 0.2 × 0.005 facet of a rotated prism's cap, f64), hence the wide margin.
-const LOST: f64 = 1024.0;
 
 /// The tolerances of the unit tests (unit-scale clouds in f64).
 #[cfg(test)]

@@ -6,6 +6,7 @@
 use crate::Real;
 use crate::real::{is_fixed, lit};
 use crate::shape::hull::Tol;
+use crate::tolerance::hull::{FIXED_MIN_DIR, SEED_COS};
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};
 use nalgebra::{Point, SVector};
@@ -13,16 +14,6 @@ use nalgebra::{Point, SVector};
 /// How many plateau nodes the final exploration holds on the stack before it hands the
 /// query to brute force (a face with many tied points, `d = 0`).
 const PLATEAU: usize = 96;
-
-/// Seeded climbs (points on the unit sphere) skip the seeds when the warm start is within
-/// this cosine of the direction (26°): a slowly turning direction then pays nothing for
-/// them, while an unrelated one starts from the best seed.
-const SEED_COS: f64 = 0.9;
-
-/// Fixed-point: directions with `|d|∞` below this fall back to brute force (the absolute
-/// rounding of each product, one ulp, is then no longer small against the gaps between
-/// interior and hull points that the graph relies on).
-pub(super) const FIXED_MIN_DIR: f64 = 1.0 / 1024.0;
 
 /// The last answer (a graph node), shared by all threads: a hint only, so `Relaxed`
 /// suffices and a race costs at most a longer climb.
