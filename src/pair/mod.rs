@@ -27,7 +27,7 @@ mod round;
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
     pose::{Frame, PoseRotation},
-    query::{self, Contact},
+    query::{self, Contact, PosedPair},
     shape::{Primitive, SupportMap},
     tolerance::range,
 };
@@ -192,7 +192,7 @@ fn radius<T: Real, const D: usize>(p: &Primitive<T, D>) -> T {
     }
 }
 
-/// A primitive's parameters as [`admit`] reads them: what its shape's `validate` checks,
+/// A primitive's parameters as [`PosedPair::admit`] reads them: what its shape's `validate` checks,
 /// without a branch per number. An invalid one takes the general path, which reports the
 /// error.
 struct Parameters<T> {
@@ -228,7 +228,7 @@ fn parameters<T: Real, const D: usize>(p: &Primitive<T, D>) -> Parameters<T> {
 }
 
 /// Whether a primitive's parameters are finite, and its radius and half-extents
-/// non-negative, one by one (what its shape's `validate` checks): [`admit`]'s debug check of
+/// non-negative, one by one (what its shape's `validate` checks): [`PosedPair::admit`]'s debug check of
 /// [`parameters`].
 fn valid<T: Real, const D: usize>(p: &Primitive<T, D>) -> bool {
     let ok = |x: T| x >= T::zero() && crate::real::finite(x);
@@ -280,61 +280,7 @@ struct Admitted<T: Real, const D: usize> {
     rb: T,
 }
 
-/// The pair's primitives when a fast path may answer: floats, `D` 2 or 3, both shapes
-/// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
-/// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
-/// path reports the error in its own order.
-#[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
-#[inline(always)]
-fn admit<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Option<Admitted<T, D>>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    if crate::real::is_fixed::<T>() || !(D == 2 || D == 3) {
-        return None;
-    }
-    let (pa, pb) = (a.primitive()?, b.primitive()?);
-    let (ra, rb) = (radius(&pa), radius(&pb));
-    // Every number read finite in one comparison (`x − x` summed: the primitives', both
-    // translations' and the radii's sum, which may overflow), signs by plain comparisons;
-    // then the rotations (their check rejects a NaN or ∞ itself): `pose::is_rigid` and the
-    // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.13).
-    let (qa, qb) = (parameters(&pa), parameters(&pb));
-    let f = |x: T| x - x;
-    let t = |p: &Isometry<T, R, D>| {
-        let v = &p.translation.vector;
-        v.iter().fold(T::zero(), |s, &x| s + f(x))
-    };
-    let finite = (qa.finiteness + qb.finiteness) + (t(pose_a) + t(pose_b)) + f(ra + rb);
-    let ok = finite == T::zero()
-        && qa.non_negative & qb.non_negative
-        && honours(tol)
-        && crate::pose::check_finite(pose_a).is_ok()
-        && crate::pose::check_finite(pose_b).is_ok();
-    // The checks one by one, as the shapes' `validate` and `pose::is_rigid` make them.
-    debug_assert_eq!(
-        ok,
-        honours(tol)
-            && valid(&pa)
-            && valid(&pb)
-            && crate::real::finite(ra + rb)
-            && crate::pose::is_rigid(pose_a)
-            && crate::pose::is_rigid(pose_b),
-        "pair::admit: the finiteness sum disagrees with the checks one by one"
-    );
-    ok.then_some(Admitted { pa, pb, ra, rb })
-}
-
-/// An admitted pose's matrix and translation ([`admit`] has checked it): a box's frame
+/// An admitted pose's matrix and translation ([`PosedPair::admit`] has checked it): a box's frame
 /// for a ball's centre in and the answer out, one matrix instead of a quaternion rotation
 /// per vector.
 #[inline(always)]
@@ -432,112 +378,137 @@ pub(crate) fn box_pair<T: Real, const D: usize>(
     in_range(ans.coords).then_some(ans)
 }
 
-/// [`crate::query::distance`] by a fast path, `None` where the general path must run.
-pub(crate) fn distance<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Option<Distance<T, D>>
+/// The fast paths of a posed pair ([`PosedPair`]): each answers, or `None` where the
+/// general path must run.
+impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
 where
     T: Real,
     R: PoseRotation<T, D>,
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let pair = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pair, pose_a, pose_b, tol, Want::Distance)?;
-    let (ra, rb) = (pair.ra, pair.rb);
-    let margin = ra + rb;
-    // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
-    // shapes is the cores' minus the radii; within the radii and the band, they touch.
-    let upper = if ans.sep > T::zero() {
-        ans.upper
-    } else if ans.a == ans.b {
-        // A common point exactly on both (a box's centre inside the other): no root.
-        T::zero()
-    } else {
-        crate::norm(&(ans.a - ans.b))
-    };
-    let band = ans.band;
-    let pose_band = query::pose_band(pose_a, pose_b, tol);
-    let d = if upper > margin + band {
+    /// The pair's primitives when a fast path may answer: floats, `D` 2 or 3, both shapes
+    /// primitives with valid parameters and a finite sum of radii, tolerances honoured, both
+    /// poses finite and rigid. `None` otherwise, also on invalid input, so that the general
+    /// path reports the error in its own order.
+    #[allow(clippy::eq_op, reason = "x − x is the finiteness test")]
+    #[inline(always)]
+    fn admit(&self) -> Option<Admitted<T, D>> {
+        let PosedPair {
+            pose_a,
+            a,
+            pose_b,
+            b,
+            tol,
+        } = *self;
+        if crate::real::is_fixed::<T>() || !(D == 2 || D == 3) {
+            return None;
+        }
+        let (pa, pb) = (a.primitive()?, b.primitive()?);
+        let (ra, rb) = (radius(&pa), radius(&pb));
+        // Every number read finite in one comparison (`x − x` summed: the primitives', both
+        // translations' and the radii's sum, which may overflow), signs by plain comparisons;
+        // then the rotations (their check rejects a NaN or ∞ itself): `pose::is_rigid` and the
+        // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.13).
+        let (qa, qb) = (parameters(&pa), parameters(&pb));
+        let f = |x: T| x - x;
+        let t = |p: &Isometry<T, R, D>| {
+            let v = &p.translation.vector;
+            v.iter().fold(T::zero(), |s, &x| s + f(x))
+        };
+        let finite = (qa.finiteness + qb.finiteness) + (t(pose_a) + t(pose_b)) + f(ra + rb);
+        let ok = finite == T::zero()
+            && qa.non_negative & qb.non_negative
+            && honours(tol)
+            && crate::pose::check_finite(pose_a).is_ok()
+            && crate::pose::check_finite(pose_b).is_ok();
+        // The checks one by one, as the shapes' `validate` and `pose::is_rigid` make them.
+        debug_assert_eq!(
+            ok,
+            honours(tol)
+                && valid(&pa)
+                && valid(&pb)
+                && crate::real::finite(ra + rb)
+                && crate::pose::is_rigid(pose_a)
+                && crate::pose::is_rigid(pose_b),
+            "pair::admit: the finiteness sum disagrees with the checks one by one"
+        );
+        ok.then_some(Admitted { pa, pb, ra, rb })
+    }
+
+    /// [`crate::query::distance`] by a fast path, `None` where the general path must run.
+    pub(crate) fn closed_distance(&self) -> Option<Distance<T, D>> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        let pair = self.admit()?;
+        let ans = solve(&pair, pose_a, pose_b, tol, Want::Distance)?;
+        let (ra, rb) = (pair.ra, pair.rb);
+        let margin = ra + rb;
+        // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
+        // shapes is the cores' minus the radii; within the radii and the band, they touch.
+        let upper = if ans.sep > T::zero() {
+            ans.upper
+        } else if ans.a == ans.b {
+            // A common point exactly on both (a box's centre inside the other): no root.
+            T::zero()
+        } else {
+            crate::norm(&(ans.a - ans.b))
+        };
+        let band = ans.band;
+        let pose_band = query::pose_band(pose_a, pose_b, tol);
+        let d = if upper > margin + band {
+            let n = ans.normal;
+            Distance {
+                distance: upper - margin,
+                point_a: ans.a + n * ra,
+                point_b: ans.b - n * rb,
+                normal: Some(Unit::new_unchecked(n)),
+                lower_bound: (ans.lower.min(upper) - margin - band - pose_band).max(T::zero()),
+                upper_bound: upper - margin + band + pose_band,
+                iterations: 1,
+                termination: Termination::Converged,
+            }
+        } else {
+            let w = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
+            Distance {
+                distance: T::zero(),
+                point_a: w.a,
+                point_b: w.b,
+                normal: None,
+                lower_bound: T::zero(),
+                upper_bound: (upper - margin).max(T::zero()) + band + pose_band,
+                iterations: 1,
+                termination: Termination::Converged,
+            }
+        };
+        Some(d)
+    }
+
+    /// [`crate::query::intersects`] by a fast path, `None` where the general path must run.
+    pub(crate) fn closed_intersects(&self) -> Option<bool> {
+        let pair = self.admit()?;
+        let ans = solve(&pair, self.pose_a, self.pose_b, self.tol, Want::Verdict)?;
+        // Apart only when proven: a separation bound beyond the radii and the rounding.
+        Some(!(ans.lower > pair.ra + pair.rb + ans.band))
+    }
+
+    /// [`crate::query::contact`] by a fast path, `None` where the general path must run.
+    pub(crate) fn closed_contact(&self) -> Option<Contact<T, D>> {
+        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
+        let pair = self.admit()?;
+        let ans = solve(&pair, pose_a, pose_b, tol, Want::Contact)?;
+        let (ra, rb) = (pair.ra, pair.rb);
+        let margin = ra + rb;
         let n = ans.normal;
-        Distance {
-            distance: upper - margin,
+        let band = ans.band + query::pose_band(pose_a, pose_b, tol);
+        Some(Contact {
+            separation: ans.sep - margin,
+            normal: Unit::new_unchecked(n),
             point_a: ans.a + n * ra,
             point_b: ans.b - n * rb,
-            normal: Some(Unit::new_unchecked(n)),
-            lower_bound: (ans.lower.min(upper) - margin - band - pose_band).max(T::zero()),
-            upper_bound: upper - margin + band + pose_band,
+            lower_bound: ans.lower.min(ans.sep) - margin - band,
+            upper_bound: ans.upper.max(ans.sep) - margin + band,
             iterations: 1,
             termination: Termination::Converged,
-        }
-    } else {
-        let w = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
-        Distance {
-            distance: T::zero(),
-            point_a: w.a,
-            point_b: w.b,
-            normal: None,
-            lower_bound: T::zero(),
-            upper_bound: (upper - margin).max(T::zero()) + band + pose_band,
-            iterations: 1,
-            termination: Termination::Converged,
-        }
-    };
-    Some(d)
-}
-
-/// [`crate::query::intersects`] by a fast path, `None` where the general path must run.
-pub(crate) fn intersects<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Option<bool>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    let pair = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pair, pose_a, pose_b, tol, Want::Verdict)?;
-    // Apart only when proven: a separation bound beyond the radii and the rounding.
-    Some(!(ans.lower > pair.ra + pair.rb + ans.band))
-}
-
-/// [`crate::query::contact`] by a fast path, `None` where the general path must run.
-pub(crate) fn contact<T, R, const D: usize, A, B>(
-    pose_a: &Isometry<T, R, D>,
-    a: &A,
-    pose_b: &Isometry<T, R, D>,
-    b: &B,
-    tol: &Tolerances<T>,
-) -> Option<Contact<T, D>>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    let pair = admit(pose_a, a, pose_b, b, tol)?;
-    let ans = solve(&pair, pose_a, pose_b, tol, Want::Contact)?;
-    let (ra, rb) = (pair.ra, pair.rb);
-    let margin = ra + rb;
-    let n = ans.normal;
-    let band = ans.band + query::pose_band(pose_a, pose_b, tol);
-    Some(Contact {
-        separation: ans.sep - margin,
-        normal: Unit::new_unchecked(n),
-        point_a: ans.a + n * ra,
-        point_b: ans.b - n * rb,
-        lower_bound: ans.lower.min(ans.sep) - margin - band,
-        upper_bound: ans.upper.max(ans.sep) - margin + band,
-        iterations: 1,
-        termination: Termination::Converged,
-    })
+        })
+    }
 }

@@ -65,15 +65,8 @@ where
         workspace: Option<&mut Workspace<T, D>>,
         cache: Option<&mut Cache<T, D>>,
     ) -> Result<Contact<T, D>, QueryError> {
-        let Self {
-            pose_a,
-            a,
-            pose_b,
-            b,
-            tol,
-        } = *self;
         if cache.is_none()
-            && let Some(c) = crate::pair::contact(pose_a, a, pose_b, b, tol)
+            && let Some(c) = self.closed_contact()
         {
             return Ok(c);
         }

@@ -51,9 +51,7 @@ where
     /// As [`intersects`].
     #[inline]
     pub fn intersects(&self) -> Result<bool, QueryError> {
-        if let Some(hit) =
-            crate::pair::intersects(self.pose_a, self.a, self.pose_b, self.b, self.tol)
-        {
+        if let Some(hit) = self.closed_intersects() {
             return Ok(hit);
         }
         Ok(self.intersection_local(None, &mut ())?.local.intersects)
@@ -117,9 +115,8 @@ where
     /// [`distance`] with an optional warm start (then without the pair fast paths).
     #[inline]
     fn distance_in(&self, cache: Option<&mut Cache<T, D>>) -> Result<Distance<T, D>, QueryError> {
-        let (pose_a, pose_b, tol) = (self.pose_a, self.pose_b, self.tol);
         if cache.is_none()
-            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+            && let Some(d) = self.closed_distance()
         {
             return Ok(d);
         }
@@ -211,7 +208,7 @@ where
             margin = margin.min(cap);
         }
         if cache.is_none()
-            && let Some(d) = crate::pair::distance(pose_a, self.a, pose_b, self.b, tol)
+            && let Some(d) = self.closed_distance()
         {
             return Ok(Proximity::of(d, margin));
         }

@@ -86,7 +86,7 @@ where
         if boxes == Built::FallBack {
             // The pair's closed forms where they answer (a capsule or a ball on a box, round
             // pairs: docs/pairs.md), mapped into A's frame; else GJK and EPA.
-            let c = match crate::pair::contact(pose_a, a, pose_b, b, tol) {
+            let c = match PosedPair::new(pose_a, a, pose_b, b, tol).closed_contact() {
                 Some(w) => Contact {
                     point_a: frame_a.inverse_transform_point(&w.point_a),
                     point_b: frame_a.inverse_transform_point(&w.point_b),
