@@ -56,6 +56,17 @@ where
         self.contact_in(None, Some(cache))
     }
 
+    /// [`super::contact_traced`] of this pair.
+    ///
+    /// # Errors
+    /// As [`super::distance`].
+    pub fn contact_traced<O: Observer<T, D>>(
+        &self,
+        trace: &mut O,
+    ) -> Result<Contact<T, D>, QueryError> {
+        self.contact_gjk(None, None, trace)
+    }
+
     /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when
     /// `None` (only if EPA runs: a separated pair needs none); warm-started from `cache`
     /// (then without the pair fast paths, as [`distance_with_cache`]) when one is given.
@@ -76,7 +87,7 @@ where
     /// [`Self::contact_in`] without the pair fast paths: GJK, then EPA if the cores
     /// overlap, reporting to `obs`.
     #[inline]
-    pub(super) fn contact_gjk<O: Observer<T, D>>(
+    fn contact_gjk<O: Observer<T, D>>(
         &self,
         workspace: Option<&mut Workspace<T, D>>,
         cache: Option<&mut Cache<T, D>>,

@@ -112,6 +112,28 @@ where
         self.within(margin, Some(cache))
     }
 
+    /// [`super::distance_traced`] of this pair.
+    ///
+    /// # Errors
+    /// As [`super::distance`].
+    pub fn distance_traced<O: Observer<T, D>>(
+        &self,
+        trace: &mut O,
+    ) -> Result<Distance<T, D>, QueryError> {
+        self.distance_gjk(None, trace)
+    }
+
+    /// [`super::intersection_traced`] of this pair.
+    ///
+    /// # Errors
+    /// As [`super::distance`].
+    pub fn intersection_traced<O: Observer<T, D>>(
+        &self,
+        trace: &mut O,
+    ) -> Result<Intersection<T, D>, QueryError> {
+        self.intersection_world(None, trace)
+    }
+
     /// [`distance`] with an optional warm start (then without the pair fast paths).
     #[inline]
     fn distance_in(&self, cache: Option<&mut Cache<T, D>>) -> Result<Distance<T, D>, QueryError> {
@@ -125,7 +147,7 @@ where
 
     /// GJK's distance without the pair fast paths, reporting to `obs`, in the world frame.
     #[inline]
-    pub(super) fn distance_gjk<O: Observer<T, D>>(
+    fn distance_gjk<O: Observer<T, D>>(
         &self,
         cache: Option<&mut Cache<T, D>>,
         obs: &mut O,
@@ -153,7 +175,7 @@ where
 
     /// [`Self::intersection_local`] with the axis in the world frame.
     #[inline]
-    pub(super) fn intersection_world<O: Observer<T, D>>(
+    fn intersection_world<O: Observer<T, D>>(
         &self,
         cache: Option<&mut Cache<T, D>>,
         obs: &mut O,

@@ -4,70 +4,14 @@
 //! of [`distance_with_cache`](super::distance_with_cache) with a fresh cache, bit for bit
 //! (and of [`distance`](super::distance) on pairs without a closed form).
 
-use super::{Contact, PosedPair};
+use super::Contact;
 use crate::{
-    QueryError, Real,
     dim::Dim,
     epa::ContactDim,
     gjk::{Distance, Intersection},
-    pose::PoseRotation,
     shape::SupportMap,
     trace::Observer,
 };
-use nalgebra::Const;
-
-/// The traced queries on shapes with support maps, any dimension.
-impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    /// [`distance_traced`] of this pair.
-    ///
-    /// # Errors
-    /// As [`super::distance`].
-    pub fn distance_traced<O: Observer<T, D>>(
-        &self,
-        trace: &mut O,
-    ) -> Result<Distance<T, D>, QueryError> {
-        self.distance_gjk(None, trace)
-    }
-
-    /// [`intersection_traced`] of this pair.
-    ///
-    /// # Errors
-    /// As [`super::distance`].
-    pub fn intersection_traced<O: Observer<T, D>>(
-        &self,
-        trace: &mut O,
-    ) -> Result<Intersection<T, D>, QueryError> {
-        self.intersection_world(None, trace)
-    }
-}
-
-/// The traced signed distance: 2D and 3D.
-impl<T, R, const D: usize, A, B> PosedPair<'_, T, R, D, A, B>
-where
-    T: Real,
-    R: PoseRotation<T, D>,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-{
-    /// [`contact_traced`] of this pair.
-    ///
-    /// # Errors
-    /// As [`super::distance`].
-    pub fn contact_traced<O: Observer<T, D>>(
-        &self,
-        trace: &mut O,
-    ) -> Result<Contact<T, D>, QueryError> {
-        self.contact_gjk(None, None, trace)
-    }
-}
 
 posed_query! {
     /// [`distance`](super::distance), reporting GJK's iterations to `trace` (a
