@@ -79,7 +79,7 @@ impl<T: Real, const D: usize> Candidate<T, D> {
 /// `a` and `b` are both strictly positive or both strictly negative ([MPB17] compareSigns).
 /// The four comparisons are combined without short-circuit: the signs of a simplex's
 /// cofactors are what the solver is there to find, so a branch on each was mispredicted
-/// about one time in six (docs/PERFORMANCE.md §2.12).
+/// about one time in six (docs/PERFORMANCE.md §2.12 as of `e989df6`).
 #[inline]
 pub(super) fn same_sign<T: Real>(a: T, b: T) -> bool {
     let z = T::zero();

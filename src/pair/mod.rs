@@ -409,7 +409,7 @@ where
         // Every number read finite in one comparison (`x − x` summed: the primitives', both
         // translations' and the radii's sum, which may overflow), signs by plain comparisons;
         // then the rotations (their check rejects a NaN or ∞ itself): `pose::is_rigid` and the
-        // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.13).
+        // shapes' `validate`, without a branch per number (docs/PERFORMANCE.md §2.3).
         let (qa, qb) = (parameters(&pa), parameters(&pb));
         let f = |x: T| x - x;
         let t = |p: &Isometry<T, R, D>| {

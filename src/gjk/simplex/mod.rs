@@ -146,8 +146,9 @@ where
     /// The slots in use whose vertex passes `test`, as a bit set. Every slot is tested
     /// and the result masked afterwards: which slots are in use changes at every step, and
     /// a branch on it was mispredicted about one time in three (docs/PERFORMANCE.md
-    /// §2.12). An unused slot holds an old vertex, possibly non-finite (a dropped warm
-    /// start's), or 0: `test` may only compare, or compute in floats, where nothing traps.
+    /// §2.12 as of `e989df6`). An unused slot holds an old vertex, possibly non-finite (a
+    /// dropped warm start's), or 0: `test` may only compare, or compute in floats, where
+    /// nothing traps.
     #[inline]
     pub(crate) fn in_use(&self, test: impl Fn(&SupportPoint<T, D>) -> bool) -> VertexSet {
         let mut hits = 0u8;

@@ -308,9 +308,10 @@ impl Seen {
 /// selects (`max` and a conditional move: no branch per point), then the lanes merged (the
 /// smaller index on equal values). A scan that branches on `d > best` at every point was
 /// mispredicted about one time in eleven on the corpus's 3D hulls (docs/PERFORMANCE.md
-/// §2.12); the earlier second pass, which looked for the first point attaining the largest
-/// value, read half the points again (docs/PERFORMANCE.md §2.8). Within a lane the strict
-/// `>` keeps the first of equal values, so the answer is the one-pass scan's.
+/// §2.12 as of `e989df6`); the earlier second pass, which looked for the first point
+/// attaining the largest value, read half the points again (docs/PERFORMANCE.md §2.8 as of
+/// `e989df6`). Within a lane the strict `>` keeps the first of equal values, so the answer
+/// is the one-pass scan's.
 #[inline]
 pub(super) fn brute_force<T: Real, const D: usize>(
     points: &[Point<T, D>],
