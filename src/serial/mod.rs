@@ -28,6 +28,7 @@
 
 mod results;
 mod shapes;
+pub(crate) use shapes::arc;
 
 use core::fmt::Display;
 

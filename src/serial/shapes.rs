@@ -8,11 +8,11 @@ use crate::{
     Real,
     shape::{
         Ball, Capsule, Cone, Cuboid, Cylinder, Hull, MinkowskiSum, NoShape, PointShape, Polytope,
-        Revolution, Rounded, Segment, Shape, ShapeDim, Transformed,
+        Revolution, Rounded, Segment, Transformed,
     },
 };
-use alloc::{boxed::Box, sync::Arc, vec::Vec};
-use nalgebra::{Const, Point, SMatrix, SVector};
+use alloc::vec::Vec;
+use nalgebra::{Point, SMatrix, SVector};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// `Serialize` through the remote definition `$def`; `Deserialize` through it and then
@@ -229,67 +229,20 @@ impl<'de> Deserialize<'de> for NoShape {
 
 /// `Arc<X>` as `X` (no `rc` feature of serde: sharing is not recorded, each `Arc` is
 /// written in full and read back as its own).
-mod arc {
+pub(crate) mod arc {
     use alloc::sync::Arc;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    pub(super) fn serialize<S: Serializer, X: Serialize>(
+    pub(crate) fn serialize<S: Serializer, X: Serialize>(
         v: &Arc<X>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         X::serialize(v, s)
     }
-    pub(super) fn deserialize<'de, D, X>(d: D) -> Result<Arc<X>, D::Error>
+    pub(crate) fn deserialize<'de, D, X>(d: D) -> Result<Arc<X>, D::Error>
     where
         D: Deserializer<'de>,
         X: Deserialize<'de>,
     {
         X::deserialize(d).map(Arc::new)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Shape")]
-#[serde(bound(
-    serialize = "T: Serialize, <Const<D> as ShapeDim<T, D>>::Extra: Serialize",
-    deserialize = "T: Deserialize<'de>, <Const<D> as ShapeDim<T, D>>::Extra: Deserialize<'de>"
-))]
-enum ShapeDef<T: Real, const D: usize>
-where
-    Const<D>: ShapeDim<T, D>,
-{
-    Ball(Ball<T>),
-    Cuboid(Cuboid<T, D>),
-    Capsule(Capsule<T, D>),
-    Segment(Segment<T, D>),
-    Point(PointShape<T, D>),
-    #[serde(with = "arc")]
-    Polytope(Arc<Polytope<T, D>>),
-    Rounded(Rounded<Box<Shape<T, D>>, T>),
-    Transformed(Transformed<Box<Shape<T, D>>, T, D>),
-    Sum(MinkowskiSum<Box<Shape<T, D>>, Box<Shape<T, D>>>),
-    Hull(Hull<Box<Shape<T, D>>, Box<Shape<T, D>>>),
-    Extra(<Const<D> as ShapeDim<T, D>>::Extra),
-}
-
-/// Externally tagged (`{"Ball": {"radius": 0.5}}`); every variant's shape is checked by
-/// its own `Deserialize`.
-impl<T: Real, const D: usize> Serialize for Shape<T, D>
-where
-    Const<D>: ShapeDim<T, D>,
-    T: Serialize,
-    <Const<D> as ShapeDim<T, D>>::Extra: Serialize,
-{
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        ShapeDef::serialize(self, s)
-    }
-}
-impl<'de, T: Real, const D: usize> Deserialize<'de> for Shape<T, D>
-where
-    Const<D>: ShapeDim<T, D>,
-    T: Deserialize<'de>,
-    <Const<D> as ShapeDim<T, D>>::Extra: Deserialize<'de>,
-{
-    fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
-        ShapeDef::deserialize(d)
     }
 }

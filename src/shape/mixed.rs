@@ -97,6 +97,18 @@ no_extra!(1, 2, 4, 5, 6);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
+// Externally tagged (`{"Ball": {"radius": 0.5}}`); every variant's shape is checked by its
+// own `Deserialize`. The name the serialised form has had since it went through a remote
+// mirror.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename = "ShapeDef"))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "T: serde::Serialize, <Const<D> as ShapeDim<T, D>>::Extra: serde::Serialize",
+        deserialize = "T: serde::Deserialize<'de>, <Const<D> as ShapeDim<T, D>>::Extra: serde::Deserialize<'de>"
+    ))
+)]
 pub enum Shape<T: Real, const D: usize>
 where
     Const<D>: ShapeDim<T, D>,
@@ -112,6 +124,7 @@ where
     /// A [`PointShape`].
     Point(PointShape<T, D>),
     /// A [`Polytope`], shared.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serial::arc"))]
     Polytope(Arc<Polytope<T, D>>),
     /// A [`Rounded`] shape.
     Rounded(Rounded<Box<Shape<T, D>>, T>),
