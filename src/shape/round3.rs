@@ -37,6 +37,24 @@ fn revolution_extent<T: Real>(half_height: T, radius: T) -> f64 {
     f64_of(half_height).max(f64_of(radius))
 }
 
+/// The [`SupportMap`] methods a shape of revolution (fields `half_height`, `radius`) shares:
+/// its centre at the origin, its parameters checked, its extent.
+macro_rules! revolution_methods {
+    () => {
+        #[inline]
+        fn center(&self) -> Point3<T> {
+            Point3::origin()
+        }
+        #[inline]
+        fn validate(&self) -> Result<(), ShapeError> {
+            check_revolution(self.half_height, self.radius)
+        }
+        fn extent(&self) -> f64 {
+            revolution_extent(self.half_height, self.radius)
+        }
+    };
+}
+
 /// A cone with its apex at `(0, h, 0)` and its base, a disc of radius `r`, at `y = -h`.
 ///
 /// ```
@@ -93,17 +111,7 @@ impl<T: Real> SupportMap<T, 3> for Cone<T> {
             None => Point3::new(T::zero(), -h, T::zero()),
         }
     }
-    #[inline]
-    fn center(&self) -> Point3<T> {
-        Point3::origin()
-    }
-    #[inline]
-    fn validate(&self) -> Result<(), ShapeError> {
-        check_revolution(self.half_height, self.radius)
-    }
-    fn extent(&self) -> f64 {
-        revolution_extent(self.half_height, self.radius)
-    }
+    revolution_methods!();
 }
 
 /// A cylinder of radius `r` around the y axis, from `y = -h` to `y = h`.
@@ -160,15 +168,5 @@ impl<T: Real> SupportMap<T, 3> for Cylinder<T> {
             None => Point3::new(T::zero(), y, T::zero()),
         }
     }
-    #[inline]
-    fn center(&self) -> Point3<T> {
-        Point3::origin()
-    }
-    #[inline]
-    fn validate(&self) -> Result<(), ShapeError> {
-        check_revolution(self.half_height, self.radius)
-    }
-    fn extent(&self) -> f64 {
-        revolution_extent(self.half_height, self.radius)
-    }
+    revolution_methods!();
 }
