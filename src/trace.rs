@@ -175,15 +175,16 @@ pub struct EpaStart<'s, T: Real, const D: usize> {
     pub iterations: u32,
 }
 
-/// One expansion step of EPA.
-#[derive(Clone, Copy, Debug)]
-pub struct EpaStep<'s, T: Real, const D: usize> {
+/// One expansion step of EPA, its polytope's vertices held as `V`: borrowed in the hook
+/// ([`EpaStep`]), copied in the record ([`EpaIteration`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpaExpansion<V, T: Real, const D: usize> {
     /// EPA's support evaluations so far, this one included.
     pub iteration: u32,
     /// The polytope's vertices before this step's expansion (2D: the polygon,
     /// counter-clockwise; 3D: every vertex added so far, some of them no longer on a live
     /// face).
-    pub vertices: &'s [SupportPoint<T, D>],
+    pub vertices: V,
     /// The polytope's faces (2D: edges) before the expansion.
     pub faces: usize,
     /// The closest feature, the face (2D: edge) expanded: its vertices' indices into
@@ -200,6 +201,30 @@ pub struct EpaStep<'s, T: Real, const D: usize> {
     pub lower: T,
     /// The upper bound: the smallest support value `n·s(n)` seen so far.
     pub upper: T,
+}
+
+/// One expansion step of EPA, as the [`Observer::epa_step`] hook sees it.
+pub type EpaStep<'s, T, const D: usize> = EpaExpansion<&'s [SupportPoint<T, D>], T, D>;
+
+/// One EPA step, recorded: [`EpaStep`] with the vertices copied.
+pub type EpaIteration<T, const D: usize> = EpaExpansion<Vec<SupportPoint<T, D>>, T, D>;
+
+impl<T: Real, const D: usize> EpaStep<'_, T, D> {
+    /// The step with its vertices copied.
+    #[must_use]
+    pub fn to_record(&self) -> EpaIteration<T, D> {
+        EpaExpansion {
+            iteration: self.iteration,
+            vertices: self.vertices.to_vec(),
+            faces: self.faces,
+            feature: self.feature,
+            normal: self.normal,
+            distance: self.distance,
+            support: self.support,
+            lower: self.lower,
+            upper: self.upper,
+        }
+    }
 }
 
 /// A recorder of every hook: the GJK and EPA iterations of one query.
@@ -244,29 +269,6 @@ pub struct EpaPolytope<T: Real, const D: usize> {
     pub vertices: Vec<SupportPoint<T, D>>,
     /// The support evaluations the seed spent.
     pub iterations: u32,
-}
-
-/// One EPA step, recorded ([`EpaStep`], the vertices copied).
-#[derive(Clone, Debug, PartialEq)]
-pub struct EpaIteration<T: Real, const D: usize> {
-    /// See [`EpaStep::iteration`].
-    pub iteration: u32,
-    /// See [`EpaStep::vertices`].
-    pub vertices: Vec<SupportPoint<T, D>>,
-    /// See [`EpaStep::faces`].
-    pub faces: usize,
-    /// See [`EpaStep::feature`].
-    pub feature: [usize; D],
-    /// See [`EpaStep::normal`].
-    pub normal: Unit<SVector<T, D>>,
-    /// See [`EpaStep::distance`].
-    pub distance: T,
-    /// See [`EpaStep::support`].
-    pub support: SupportPoint<T, D>,
-    /// See [`EpaStep::lower`].
-    pub lower: T,
-    /// See [`EpaStep::upper`].
-    pub upper: T,
 }
 
 impl<T: Real, const D: usize> Default for Trace<T, D>
@@ -342,17 +344,7 @@ where
     }
 
     fn epa_step(&mut self, step: &EpaStep<'_, T, D>) {
-        self.epa.push(EpaIteration {
-            iteration: step.iteration,
-            vertices: step.vertices.to_vec(),
-            faces: step.faces,
-            feature: step.feature,
-            normal: step.normal,
-            distance: step.distance,
-            support: step.support,
-            lower: step.lower,
-            upper: step.upper,
-        });
+        self.epa.push(step.to_record());
     }
 
     fn epa_end(&mut self, end: &Penetration<T, D>) {
