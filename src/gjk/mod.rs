@@ -27,8 +27,8 @@ pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use project::project;
 pub(crate) use run::{
-    Mode, Outcome, PlaneBound, Run, check_range, common_point, coordinate_limit, plane_min,
-    support_limit, uses_johnson,
+    CoreAnswer, Mode, Outcome, PlaneBound, Run, check_range, coordinate_limit, plane_min,
+    rounded_distance, support_limit, uses_johnson,
 };
 pub(crate) use vertex_set::VertexSet;
 pub(crate) use volumes::closest as closest_of_simplex;
@@ -188,9 +188,8 @@ where
     O: Observer<T, D>,
 {
     tol.validate()?;
-    let margin = a.radius() + b.radius();
     let out = Run::new(a, b, tol, simplex, Mode::Distance).observed(obs)?;
-    Ok(out.rounded(a.radius(), margin))
+    Ok(out.rounded(a.radius(), b.radius()))
 }
 
 /// [`distance_observed`] (untraced), stopped early (termination [`Termination::SeparatingAxis`],
@@ -215,7 +214,7 @@ where
         margin: radii + margin,
     };
     let out = Run::new(a, b, tol, simplex, mode).closest_point()?;
-    Ok(out.rounded(a.radius(), radii))
+    Ok(out.rounded(a.radius(), b.radius()))
 }
 
 /// Whether `a` and `b` (in one common frame) touch or overlap, stopping at the first

@@ -17,7 +17,7 @@ use crate::{
     tolerance::Rounding,
     trace::Observer,
 };
-use nalgebra::{Const, Point, SVector};
+use nalgebra::{Const, Point, SVector, Unit};
 // f64 math without `std`: libm, through num-traits.
 #[cfg(not(any(feature = "std", test)))]
 use num_traits::Float as _;
@@ -562,11 +562,75 @@ pub(crate) fn vertex_limit<T: Real>() -> Option<T> {
     crate::real::is_fixed::<T>().then(|| T::from_subset(&crate::input::fixed_extent_limit::<T>()))
 }
 
+/// A certified answer on two cores (GJK's, or a pair's closed form): what
+/// [`rounded_distance`] needs.
+pub(crate) struct CoreAnswer<T: Real, const D: usize> {
+    /// The point of A's core nearest B's.
+    pub a: Point<T, D>,
+    /// The point of B's core nearest A's.
+    pub b: Point<T, D>,
+    /// A proven lower bound of the cores' distance (a separating plane's).
+    pub lower: T,
+    /// A proven upper bound: `‖a − b‖`, or `0` where the cores are known to meet.
+    pub upper: T,
+    /// The rounding band of the arithmetic that produced them.
+    pub band: T,
+    /// Support evaluations (1 for a closed form).
+    pub iterations: u32,
+    /// Why the algorithm stopped.
+    pub termination: Termination,
+}
+
+/// The distance between rounded shapes from their cores' answer: the cores' distance
+/// minus the radii, the witnesses pushed out by the radii along `normal` (from A to B);
+/// without a normal (the cores within the radii and the band: touching or overlapping)
+/// distance 0 at a [`common_point`]. The bounds are the cores', widened by the band and by
+/// `widen` (rounding the answer did not see: the poses', for an answer computed in the
+/// world frame): proven for the exact shapes, not only for the computed points.
+#[inline]
+pub(crate) fn rounded_distance<T: Real, const D: usize>(
+    core: &CoreAnswer<T, D>,
+    normal: Option<Unit<SVector<T, D>>>,
+    radius_a: T,
+    radius_b: T,
+    widen: T,
+) -> Distance<T, D> {
+    let margin = radius_a + radius_b;
+    // Rounding can put the plane bound an ulp above the upper bound; the truth is between.
+    let lower = core.lower.min(core.upper);
+    let band = core.band + widen;
+    match normal {
+        Some(n) => Distance {
+            distance: core.upper - margin,
+            point_a: core.a + n.into_inner() * radius_a,
+            point_b: core.b - n.into_inner() * radius_b,
+            normal: Some(n),
+            lower_bound: (lower - margin - band).max(T::zero()),
+            upper_bound: core.upper - margin + band,
+            iterations: core.iterations,
+            termination: core.termination,
+        },
+        None => {
+            let w = common_point(&core.a, &core.b, radius_a, margin);
+            Distance {
+                distance: T::zero(),
+                point_a: w.a,
+                point_b: w.b,
+                normal: None,
+                lower_bound: T::zero(),
+                upper_bound: (core.upper - margin).max(T::zero()) + band,
+                iterations: core.iterations,
+                termination: core.termination,
+            }
+        }
+    }
+}
+
 /// The witnesses of rounded shapes that touch or overlap, from their cores' points `a` and
 /// `b`: a common point on `[a, b]` at the fraction `r_a / (r_a + r_b)`, within `r_a` of `a`
 /// and `r_b` of `b` (`margin = r_a + r_b`); without radii, the cores' points themselves.
 #[inline]
-pub(crate) fn common_point<T: Real, const D: usize>(
+fn common_point<T: Real, const D: usize>(
     a: &Point<T, D>,
     b: &Point<T, D>,
     radius_a: T,
@@ -610,43 +674,24 @@ impl<T: Real, const D: usize> Outcome<T, D> {
         }
     }
 
-    /// The distance between the rounded shapes: the cores' minus the radii
-    /// (`margin = r_a + r_b`), witness points pushed out by the radii. The bounds are the
-    /// run's widened by its rounding band: proven for the exact shapes, not only for the
-    /// computed support points.
-    pub(super) fn rounded(mut self, radius_a: T, margin: T) -> Distance<T, D> {
-        // Rounding can put the plane bound an ulp above ‖v‖; the true value lies between.
-        self.lower = self.lower.min(self.upper);
+    /// The distance between the rounded shapes ([`rounded_distance`]); the normal from A
+    /// to B is `−dir` unless the cores touch or overlap.
+    pub(super) fn rounded(&self, radius_a: T, radius_b: T) -> Distance<T, D> {
         let overlap = matches!(
             self.termination,
             Termination::Contained | Termination::Touching
-        ) || self.upper <= margin + self.band;
+        ) || self.upper <= radius_a + radius_b + self.band;
         let normal = if overlap { None } else { normalize(&-self.dir) };
-        match normal {
-            Some(n) => Distance {
-                distance: self.upper - margin,
-                point_a: self.a + n.into_inner() * radius_a,
-                point_b: self.b - n.into_inner() * (margin - radius_a),
-                normal: Some(n),
-                lower_bound: (self.lower - margin - self.band).max(T::zero()),
-                upper_bound: self.upper - margin + self.band,
-                iterations: self.iterations,
-                termination: self.termination,
-            },
-            None => {
-                let w = common_point(&self.a, &self.b, radius_a, margin);
-                Distance {
-                    distance: T::zero(),
-                    point_a: w.a,
-                    point_b: w.b,
-                    normal: None,
-                    lower_bound: T::zero(),
-                    upper_bound: (self.upper - margin).max(T::zero()) + self.band,
-                    iterations: self.iterations,
-                    termination: self.termination,
-                }
-            }
-        }
+        let core = CoreAnswer {
+            a: self.a,
+            b: self.b,
+            lower: self.lower,
+            upper: self.upper,
+            band: self.band,
+            iterations: self.iterations,
+            termination: self.termination,
+        };
+        rounded_distance(&core, normal, radius_a, radius_b, T::zero())
     }
 
     /// The intersection verdict for rounded shapes with `margin = r_a + r_b`: apart only

@@ -26,6 +26,7 @@ mod round;
 
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
+    gjk::{CoreAnswer, rounded_distance},
     pose::{Frame, PoseRotation},
     query::{self, Contact, PosedPair},
     shape::{Primitive, SupportMap},
@@ -445,6 +446,7 @@ where
         let margin = ra + rb;
         // As GJK's `Outcome::rounded` and `query::to_world`: the distance between the rounded
         // shapes is the cores' minus the radii; within the radii and the band, they touch.
+        // Computed in the world frame: the bounds are widened by the poses' band here.
         let upper = if ans.sep > T::zero() {
             ans.upper
         } else if ans.a == ans.b {
@@ -453,34 +455,18 @@ where
         } else {
             crate::norm(&(ans.a - ans.b))
         };
-        let band = ans.band;
-        let pose_band = query::pose_band(pose_a, pose_b, tol);
-        let d = if upper > margin + band {
-            let n = ans.normal;
-            Distance {
-                distance: upper - margin,
-                point_a: ans.a + n * ra,
-                point_b: ans.b - n * rb,
-                normal: Some(Unit::new_unchecked(n)),
-                lower_bound: (ans.lower.min(upper) - margin - band - pose_band).max(T::zero()),
-                upper_bound: upper - margin + band + pose_band,
-                iterations: 1,
-                termination: Termination::Converged,
-            }
-        } else {
-            let w = crate::gjk::common_point(&ans.a, &ans.b, ra, margin);
-            Distance {
-                distance: T::zero(),
-                point_a: w.a,
-                point_b: w.b,
-                normal: None,
-                lower_bound: T::zero(),
-                upper_bound: (upper - margin).max(T::zero()) + band + pose_band,
-                iterations: 1,
-                termination: Termination::Converged,
-            }
+        let normal = (upper > margin + ans.band).then(|| Unit::new_unchecked(ans.normal));
+        let core = CoreAnswer {
+            a: ans.a,
+            b: ans.b,
+            lower: ans.lower,
+            upper,
+            band: ans.band,
+            iterations: 1,
+            termination: Termination::Converged,
         };
-        Some(d)
+        let widen = query::pose_band(pose_a, pose_b, tol);
+        Some(rounded_distance(&core, normal, ra, rb, widen))
     }
 
     /// [`crate::query::intersects`] by a fast path, `None` where the general path must run.
