@@ -357,20 +357,7 @@ impl<T: Real, const D: usize> Boxes<T, D> {
         }
         let n = self.refine(&d, w)?;
         let lower = lower.max(self.separation(&n));
-        let gap = dist - lower;
-        if !(gap <= self.band || gap <= self.rel * dist) {
-            return None;
-        }
-        Some(Answer {
-            sep: dist,
-            lower,
-            upper: dist,
-            normal: n,
-            a: w.p,
-            b: w.q,
-            band: self.band,
-            coords: self.coords,
-        })
+        Answer::apart(w.p, w.q, dist, n, lower, self.band, self.coords).accepted(self.rel)
     }
 
     /// `d` made orthogonal to the pair's free axes, unit ([`super::orthogonal`]).

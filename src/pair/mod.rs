@@ -84,6 +84,36 @@ impl<T: Real, const D: usize> Answer<T, D> {
         }
     }
 
+    /// Cores apart: `a` and `b` at distance `dist` (the upper bound), the unit `normal`
+    /// from `a` to `b`, its separating plane's bound `lower`; to be [`Self::accepted`].
+    pub(crate) fn apart(
+        a: Point<T, D>,
+        b: Point<T, D>,
+        dist: T,
+        normal: SVector<T, D>,
+        lower: T,
+        band: T,
+        coords: T,
+    ) -> Self {
+        Self {
+            sep: dist,
+            lower,
+            upper: dist,
+            normal,
+            a,
+            b,
+            band,
+            coords,
+        }
+    }
+
+    /// This answer when its bounds meet within the band or the relative gap `rel` (GJK's
+    /// stopping test, docs/gjk.md §6), else `None` (a NaN gap included).
+    pub(crate) fn accepted(self, rel: T) -> Option<Self> {
+        let gap = self.upper - self.lower;
+        (gap <= self.band || gap <= rel * self.upper).then_some(self)
+    }
+
     /// The answer computed in `pose`'s frame, in the world frame; when `swap`, its two
     /// shapes exchanged (the normal reversed). A verdict has no points or normal to map
     /// (its bounds are the same in every frame): unchanged. Always inlined (3D boxes: out

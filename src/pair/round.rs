@@ -60,16 +60,7 @@ pub(crate) fn point_box<T: Real, const D: usize>(
     let d = c - p;
     let dist = norm(&d);
     if dist > T::zero() {
-        return Some(Answer {
-            sep: dist,
-            lower: dist,
-            upper: dist,
-            normal: d / dist,
-            a: p,
-            b: *c,
-            band,
-            coords,
-        });
+        return Some(Answer::apart(p, *c, dist, d / dist, dist, band, coords));
     }
     if !dist.is_finite() || !(dist == T::zero()) {
         return None;
@@ -123,16 +114,16 @@ pub(crate) fn point_point<T: Real, const D: usize>(
     } else {
         any_axis::<T, D>().into_inner()
     };
-    Some(Answer {
-        sep: dist,
-        lower: dist,
-        upper: dist,
+    let band = Rounding::of(tol).band(coords);
+    Some(Answer::apart(
+        Point::origin(),
+        *c,
+        dist,
         normal,
-        a: Point::origin(),
-        b: *c,
-        band: Rounding::of(tol).band(coords),
+        dist,
+        band,
         coords,
-    })
+    ))
 }
 
 /// The point `c` and the segment `[s0, s1]` (the point first, or the segment first when
@@ -235,20 +226,7 @@ pub(crate) fn segment_segment<T: Real, const D: usize>(
     }
     let n = super::orthogonal(&d, &dirs[..nd])?;
     let lower = n.dot(&q0.coords).min(n.dot(&q1.coords)) - n.dot(&p0.coords).max(n.dot(&p1.coords));
-    let gap = dist - lower;
-    if !(gap <= band || gap <= tol.gjk_rel * dist) {
-        return None;
-    }
-    Some(Answer {
-        sep: dist,
-        lower,
-        upper: dist,
-        normal: n,
-        a,
-        b,
-        band,
-        coords,
-    })
+    Answer::apart(a, b, dist, n, lower, band, coords).accepted(tol.gjk_rel)
 }
 
 /// A point of a segment ([`closest_on_segment`]).
