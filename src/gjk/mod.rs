@@ -27,8 +27,8 @@ pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use project::project;
 pub(crate) use run::{
-    CoreAnswer, Mode, Outcome, PlaneBound, Run, check_range, coordinate_limit, plane_min,
-    rounded_distance, support_limit, uses_johnson,
+    Mode, Outcome, PlaneBound, Run, check_range, coordinate_limit, plane_min, rounded_distance,
+    support_limit, uses_johnson,
 };
 pub(crate) use vertex_set::VertexSet;
 pub(crate) use volumes::closest as closest_of_simplex;

@@ -11,7 +11,7 @@ use crate::{
     QueryError, Real,
     dim::Dim,
     shape::SupportMap,
-    trace::{GjkEnd, GjkSolve, GjkSupport, Observer},
+    trace::{GjkSolve, GjkSupport, Observer},
 };
 use nalgebra::{Const, SVector};
 
@@ -42,16 +42,7 @@ where
         if O::ACTIVE
             && let Ok(out) = &out
         {
-            obs.gjk_end(&GjkEnd {
-                v: out.v,
-                a: out.a,
-                b: out.b,
-                lower: out.lower,
-                upper: out.upper,
-                band: out.band,
-                iterations: out.iterations,
-                termination: out.termination,
-            });
+            obs.gjk_end(&out.end());
         }
         out
     }

@@ -15,7 +15,7 @@ use crate::{
     real::{all_finite, amax, amax_from, lit, norm, normalize},
     shape::SupportMap,
     tolerance::Rounding,
-    trace::Observer,
+    trace::{GjkEnd, Observer},
 };
 use nalgebra::{Const, Point, SVector, Unit};
 // f64 math without `std`: libm, through num-traits.
@@ -562,26 +562,8 @@ pub(crate) fn vertex_limit<T: Real>() -> Option<T> {
     crate::real::is_fixed::<T>().then(|| T::from_subset(&crate::input::fixed_extent_limit::<T>()))
 }
 
-/// A certified answer on two cores (GJK's, or a pair's closed form): what
-/// [`rounded_distance`] needs.
-pub(crate) struct CoreAnswer<T: Real, const D: usize> {
-    /// The point of A's core nearest B's.
-    pub a: Point<T, D>,
-    /// The point of B's core nearest A's.
-    pub b: Point<T, D>,
-    /// A proven lower bound of the cores' distance (a separating plane's).
-    pub lower: T,
-    /// A proven upper bound: `‖a − b‖`, or `0` where the cores are known to meet.
-    pub upper: T,
-    /// The rounding band of the arithmetic that produced them.
-    pub band: T,
-    /// Support evaluations (1 for a closed form).
-    pub iterations: u32,
-    /// Why the algorithm stopped.
-    pub termination: Termination,
-}
-
-/// The distance between rounded shapes from their cores' answer: the cores' distance
+/// The distance between rounded shapes from their cores' answer (GJK's end, or a pair's
+/// closed form in the same terms): the cores' distance
 /// minus the radii, the witnesses pushed out by the radii along `normal` (from A to B);
 /// without a normal (the cores within the radii and the band: touching or overlapping)
 /// distance 0 at a [`common_point`]. The bounds are the cores', widened by the band and by
@@ -589,7 +571,7 @@ pub(crate) struct CoreAnswer<T: Real, const D: usize> {
 /// world frame): proven for the exact shapes, not only for the computed points.
 #[inline]
 pub(crate) fn rounded_distance<T: Real, const D: usize>(
-    core: &CoreAnswer<T, D>,
+    core: &GjkEnd<T, D>,
     normal: Option<Unit<SVector<T, D>>>,
     radius_a: T,
     radius_b: T,
@@ -682,7 +664,14 @@ impl<T: Real, const D: usize> Outcome<T, D> {
             Termination::Contained | Termination::Touching
         ) || self.upper <= radius_a + radius_b + self.band;
         let normal = if overlap { None } else { normalize(&-self.dir) };
-        let core = CoreAnswer {
+        rounded_distance(&self.end(), normal, radius_a, radius_b, T::zero())
+    }
+
+    /// How the run ended, as [`crate::trace`] reports it.
+    #[inline]
+    pub(super) fn end(&self) -> GjkEnd<T, D> {
+        GjkEnd {
+            v: self.v,
             a: self.a,
             b: self.b,
             lower: self.lower,
@@ -690,8 +679,7 @@ impl<T: Real, const D: usize> Outcome<T, D> {
             band: self.band,
             iterations: self.iterations,
             termination: self.termination,
-        };
-        rounded_distance(&core, normal, radius_a, radius_b, T::zero())
+        }
     }
 
     /// The intersection verdict for rounded shapes with `margin = r_a + r_b`: apart only

@@ -26,11 +26,12 @@ mod round;
 
 use crate::{
     Distance, Real, Subalgorithm, Termination, Tolerances,
-    gjk::{CoreAnswer, rounded_distance},
+    gjk::rounded_distance,
     pose::{Frame, PoseRotation},
     query::{self, Contact, PosedPair},
     shape::{Primitive, SupportMap},
     tolerance::range,
+    trace::GjkEnd,
 };
 use nalgebra::{Isometry, Point, SVector, Unit};
 
@@ -486,7 +487,8 @@ where
             crate::norm(&(ans.a - ans.b))
         };
         let normal = (upper > margin + ans.band).then(|| Unit::new_unchecked(ans.normal));
-        let core = CoreAnswer {
+        let core = GjkEnd {
+            v: ans.a - ans.b,
             a: ans.a,
             b: ans.b,
             lower: ans.lower,
