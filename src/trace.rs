@@ -31,7 +31,7 @@
 use crate::{
     Real, Termination,
     dim::Dim,
-    epa::Penetration,
+    epa::Contact,
     gjk::{Simplex, SupportPoint},
 };
 use alloc::vec::Vec;
@@ -76,7 +76,7 @@ where
 
     /// EPA stopped with this answer (on the cores, in the run's frame).
     #[inline]
-    fn epa_end(&mut self, _end: &Penetration<T, D>) {}
+    fn epa_end(&mut self, _end: &Contact<T, D>) {}
 }
 
 /// No trace: every hook is empty and the loops skip building their arguments.
@@ -246,7 +246,7 @@ where
     /// EPA's expansion steps, in order.
     pub epa: Vec<EpaIteration<T, D>>,
     /// EPA's answer on the cores (`None` if EPA did not run).
-    pub epa_end: Option<Penetration<T, D>>,
+    pub epa_end: Option<Contact<T, D>>,
 }
 
 /// One GJK iteration: the support point, then the solve (`None` when a stop test ended
@@ -347,7 +347,7 @@ where
         self.epa.push(step.to_record());
     }
 
-    fn epa_end(&mut self, end: &Penetration<T, D>) {
+    fn epa_end(&mut self, end: &Contact<T, D>) {
         self.epa_end = Some(*end);
     }
 }

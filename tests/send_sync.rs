@@ -9,7 +9,7 @@ use convex_proximity::{
     QueryError, Real, ShapeError, Subalgorithm, Tolerances,
     cast::{Cast, CastOptions, CastTermination, LinearMotion, Ray, RayHit, RigidMotion, ShapeHit},
     clip::{ContactPoint, Feature, FeatureId, Manifold, ManifoldWorkspace},
-    epa::{Penetration, Workspace},
+    epa::Workspace,
     gjk::{Cache, Distance, Intersection, Simplex, SupportPoint, Termination},
     query::Contact,
     shape::{
@@ -51,7 +51,6 @@ macro_rules! per_dim {
             Distance<$T, $D>,
             Intersection<$T, $D>,
             Workspace<$T, $D>,
-            Penetration<$T, $D>,
             Feature<$T, $D>,
             ContactPoint<$T, $D>,
             Manifold<$T, $D>,

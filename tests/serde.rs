@@ -13,7 +13,7 @@ use convex_proximity::{
     bound::{Aabb, BoundingBall},
     cast::{CastOptions, LinearMotion, Ray, RigidMotion, RotationDim},
     clip::FeatureMap,
-    epa::{ContactDim, Penetration},
+    epa::{Contact, ContactDim},
     gjk::{self, Simplex},
     lit, query,
     shape::{
@@ -159,13 +159,13 @@ where
     round_trip(&m);
     let mut simplex = Simplex::new();
     round_trip(&gjk::intersects(&a, &b, &tol, &mut simplex).unwrap());
-    round_trip(&Penetration {
-        depth: l(0.25),
+    round_trip(&Contact {
+        separation: l(-0.25),
         normal: Unit::new_normalize(v::<T, D>(&SVector::repeat(1.0))),
         point_a: Point::origin(),
         point_b: Point::origin(),
-        lower_bound: l(0.125),
-        upper_bound: l(0.25),
+        lower_bound: l(-0.25),
+        upper_bound: l(-0.125),
         iterations: 7,
         termination: Termination::Converged,
     });

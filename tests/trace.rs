@@ -309,7 +309,7 @@ where
         assert_eq!(c.iterations, g.iterations + end.iterations, "{what}");
         if end.termination != Termination::Touching {
             assert_eq!(c.termination, end.termination, "{what}");
-            assert_eq!(c.separation, -end.depth, "{what}");
+            assert_eq!(c.separation, end.separation, "{what}");
             assert_eq!(
                 (c.normal, c.point_a, c.point_b),
                 (end.normal, end.point_a, end.point_b),
@@ -387,7 +387,10 @@ where
                 Termination::Converged | Termination::RepeatedSupport
             )
         {
-            assert_eq!(end.depth, last.lower, "{what}: ends on the last feature");
+            assert_eq!(
+                -end.separation, last.lower,
+                "{what}: ends on the last feature"
+            );
             // (3D renormalises the face's normal: equal up to its rounding.)
             let dn = (back(&end.normal.into_inner()) - back(&last.normal.into_inner())).norm();
             assert!(
@@ -397,7 +400,7 @@ where
                 last.normal
             );
             assert_eq!(
-                end.upper_bound,
+                -end.lower_bound,
                 if last.upper > last.lower {
                     last.upper
                 } else {

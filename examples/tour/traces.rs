@@ -206,7 +206,8 @@ pub fn epa() -> io::Result<(Svg, String)> {
         );
     }
     let n = pen.normal.into_inner();
-    let tip = P::from(n * pen.depth);
+    let depth = -pen.separation;
+    let tip = P::from(n * depth);
     svg.arrow(&P::origin(), &tip, "red", 2.0);
     let seeding = trace.epa_start.as_ref().map_or(0, |s| s.iterations);
     svg.caption("EPA, an octagon A and a pentagon B overlapping (f64, A's frame): A − B (grey), the origin O,");
@@ -225,7 +226,7 @@ pub fn epa() -> io::Result<(Svg, String)> {
     ));
     svg.caption(format!(
         "depth {:.6} in [{:.6}, {:.6}]; red: depth · normal, normal ({:.4}, {:.4}) from A to B",
-        pen.depth, pen.lower_bound, pen.upper_bound, n.x, n.y
+        depth, -pen.upper_bound, -pen.lower_bound, n.x, n.y
     ));
     let legend = format!(
         "EPA on two polygons: {} EPA steps, {:?}, separation {:.6}",

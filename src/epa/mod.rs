@@ -24,33 +24,37 @@ use crate::{
 use alloc::vec::Vec;
 use nalgebra::{Const, Point, SVector, Unit};
 
-/// The penetration of two overlapping (cores of) shapes in a common frame.
+/// The signed distance between two shapes: positive apart, negative overlapping (minus the
+/// penetration depth), with the contact normal and the points on each shape.
 ///
-/// Moving B by `depth` along `normal` makes the shapes touch; `point_a` and `point_b` are
-/// the touching points then (before the move, `point_a − point_b = depth · normal`).
-/// [`query::contact`](crate::query::contact) reports it, when the cores overlap, as the
-/// [`Contact`](crate::query::Contact) of the shapes: separation `−(depth + radii)`, the
-/// witnesses moved out by the radii, the bounds negated (`src/query/touching.rs`).
+/// [`penetration`] answers it for overlapping cores in their common frame: separation
+/// `−depth`, its bounds the expanding polytope's distance to the origin (above) and the
+/// smallest support value `n·s(n)` seen (below), both negated.
+/// [`query::contact`](crate::query::contact) answers it for posed shapes in the world frame:
+/// EPA's on the cores, less the radii, the witnesses moved out by them
+/// (`src/query/touching.rs`), or GJK's distance when the cores are apart.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 // The name the serialised form has had since it went through a remote mirror.
-#[cfg_attr(feature = "serde", serde(rename = "PenetrationDef"))]
+#[cfg_attr(feature = "serde", serde(rename = "ContactDef"))]
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Penetration<T: Real, const D: usize> {
-    /// The penetration depth (≥ 0), within `[lower_bound, upper_bound]`.
-    pub depth: T,
-    /// The unit direction from A to B along which B moves out.
+pub struct Contact<T: Real, const D: usize> {
+    /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
+    pub separation: T,
+    /// The unit direction from A to B: moving B by `−separation` along it makes the shapes
+    /// touch. Continuous across `separation = 0`.
     pub normal: Unit<SVector<T, D>>,
-    /// The deepest point of A (on A's boundary along `normal`).
+    /// The point of A farthest along `normal` (on A's boundary). After a cap
+    /// ([`Termination::MaxIterations`]): a point of A within the bounds' width of it.
     pub point_a: Point<T, D>,
-    /// The deepest point of B (on B's boundary along `-normal`).
+    /// The point of B farthest along `−normal`; `point_b − point_a = separation · normal`.
     pub point_b: Point<T, D>,
-    /// A proven lower bound of the depth: the expanding polytope's distance to the origin.
+    /// A proven lower bound of `separation`.
     pub lower_bound: T,
-    /// A proven upper bound of the depth: the smallest support value `n·s(n)` seen.
+    /// A proven upper bound of `separation`.
     pub upper_bound: T,
-    /// Support evaluations.
+    /// Support evaluations (of GJK and EPA together, for a query that ran both).
     pub iterations: u32,
-    /// Why EPA stopped.
+    /// Why the last algorithm run (GJK if apart, EPA if the cores overlap) stopped.
     pub termination: Termination,
 }
 
@@ -81,7 +85,7 @@ pub trait ContactDim<T: Real, const D: usize>:
         tol: &Tolerances<T>,
         storage: &mut Self::Storage,
         obs: &mut O,
-    ) -> Result<Penetration<T, D>, QueryError>
+    ) -> Result<Contact<T, D>, QueryError>
     where
         Const<D>: Dim,
         A: SupportMap<T, D> + ?Sized,
@@ -102,7 +106,7 @@ macro_rules! contact_dim {
                 tol: &Tolerances<T>,
                 storage: &mut $storage,
                 obs: &mut O,
-            ) -> Result<Penetration<T, $d>, QueryError>
+            ) -> Result<Contact<T, $d>, QueryError>
             where
                 A: SupportMap<T, $d> + ?Sized,
                 B: SupportMap<T, $d> + ?Sized,
@@ -162,7 +166,7 @@ crate::scratch::workspace_new_and_debug!(Workspace);
 /// let d = gjk::distance(&a, &b, &tol, &mut simplex).unwrap();
 /// assert_eq!(d.distance, 0.0);
 /// let p = epa::penetration(&a, &b, &simplex, &tol, &mut epa::Workspace::new()).unwrap();
-/// assert!((p.depth - 0.5f64).abs() < 1e-12 && (p.normal.x - 1.0).abs() < 1e-12);
+/// assert!((p.separation + 0.5f64).abs() < 1e-12 && (p.normal.x - 1.0).abs() < 1e-12);
 /// ```
 pub fn penetration<T, const D: usize, A, B>(
     a: &A,
@@ -170,7 +174,7 @@ pub fn penetration<T, const D: usize, A, B>(
     simplex: &Simplex<T, D>,
     tol: &Tolerances<T>,
     workspace: &mut Workspace<T, D>,
-) -> Result<Penetration<T, D>, QueryError>
+) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
@@ -190,7 +194,7 @@ pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
     tol: &Tolerances<T>,
     workspace: &mut Workspace<T, D>,
     obs: &mut O,
-) -> Result<Penetration<T, D>, QueryError>
+) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
@@ -240,14 +244,14 @@ pub(crate) fn touching<T: Real, const D: usize>(
     p: &SupportPoint<T, D>,
     n: Unit<SVector<T, D>>,
     iterations: u32,
-) -> Penetration<T, D> {
-    Penetration {
-        depth: T::zero(),
+) -> Contact<T, D> {
+    Contact {
+        separation: T::zero(),
         normal: n,
         point_a: p.a,
         point_b: p.b,
-        lower_bound: T::zero(),
-        upper_bound: n.dot(&p.w).max(T::zero()),
+        lower_bound: -(n.dot(&p.w).max(T::zero())),
+        upper_bound: T::zero(),
         iterations,
         termination: Termination::Touching,
     }
@@ -367,7 +371,7 @@ pub(crate) enum Seed<T: Real, const D: usize> {
     /// `pts[..D + 1]` is a simplex containing the origin; `iterations` supports were spent.
     Simplex { iterations: u32 },
     /// `A − B` has no volume: a touching contact.
-    Flat(Penetration<T, D>),
+    Flat(Contact<T, D>),
 }
 
 /// Prepares EPA's first simplex from GJK's (docs/epa.md §1.1). A full simplex containing
@@ -475,9 +479,9 @@ where
     // with GJK's pair), its upper bound beyond the band saying it was not proven.
     let mut p = flat(a, b, simplex, tol, pts, iterations);
     if let Some((h, n)) = lowest
-        && h > p.upper_bound
+        && -h < p.lower_bound
     {
-        (p.normal, p.upper_bound) = (n, h);
+        (p.normal, p.lower_bound) = (n, -h);
     }
     Ok(Seed::Flat(p))
 }
@@ -660,7 +664,7 @@ fn flat<T: Real, const D: usize, A, B>(
     tol: &Tolerances<T>,
     pts: &[SupportPoint<T, D>],
     iterations: u32,
-) -> Penetration<T, D>
+) -> Contact<T, D>
 where
     Const<D>: Dim,
     A: SupportMap<T, D> + ?Sized,

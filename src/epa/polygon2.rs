@@ -1,7 +1,7 @@
 //! 2D EPA: a convex polygon inside `A − B`, expanded at its edge closest to the origin
 //! until that edge lies on the boundary (docs/epa.md §2).
 
-use super::{Penetration, Seed, seed, support};
+use super::{Contact, Seed, seed, support};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{Simplex, SupportPoint, coordinate_limit},
@@ -79,7 +79,7 @@ impl<T: Real> Polygon2<T> {
         simplex: &Simplex<T, 2>,
         tol: &Tolerances<T>,
         obs: &mut O,
-    ) -> Result<Penetration<T, 2>, QueryError>
+    ) -> Result<Contact<T, 2>, QueryError>
     where
         A: SupportMap<T, 2> + ?Sized,
         B: SupportMap<T, 2> + ?Sized,
@@ -117,7 +117,7 @@ impl<T: Real> Polygon2<T> {
         limit: Option<T>,
         mut iterations: u32,
         obs: &mut O,
-    ) -> Result<Penetration<T, 2>, QueryError>
+    ) -> Result<Contact<T, 2>, QueryError>
     where
         A: SupportMap<T, 2> + ?Sized,
         B: SupportMap<T, 2> + ?Sized,
@@ -234,7 +234,7 @@ impl<T: Real> Polygon2<T> {
         upper: Option<T>,
         iterations: u32,
         termination: Termination,
-    ) -> Penetration<T, 2> {
+    ) -> Contact<T, 2> {
         let m = self.verts.len();
         let mut at = here.projection();
         let mut e = here;
@@ -374,12 +374,7 @@ impl<T: Real> Edge<T> {
     }
 
     /// The result on this edge: the origin's projection onto it and the witnesses there.
-    fn finish(
-        &self,
-        upper: Option<T>,
-        iterations: u32,
-        termination: Termination,
-    ) -> Penetration<T, 2> {
+    fn finish(&self, upper: Option<T>, iterations: u32, termination: Termination) -> Contact<T, 2> {
         self.finish_at(self.projection().t, upper, iterations, termination)
     }
 
@@ -390,16 +385,16 @@ impl<T: Real> Edge<T> {
         upper: Option<T>,
         iterations: u32,
         termination: Termination,
-    ) -> Penetration<T, 2> {
+    ) -> Contact<T, 2> {
         let (p, q, lower) = (&self.p, &self.q, self.lower);
         let lerp = |x: &Point<T, 2>, y: &Point<T, 2>| x + (y - x) * t;
-        Penetration {
-            depth: lower,
+        Contact {
+            separation: -lower,
             normal: self.n,
             point_a: lerp(&p.a, &q.a),
             point_b: lerp(&p.b, &q.b),
-            lower_bound: lower,
-            upper_bound: upper.unwrap_or(lower).max(lower),
+            lower_bound: -(upper.unwrap_or(lower).max(lower)),
+            upper_bound: -lower,
             iterations,
             termination,
         }

@@ -2,7 +2,7 @@
 //! adjacency links, expansion by the silhouette (horizon) seen from each new support point
 //! (van den Bergen 2001; SOLID 3's `penDepth`; docs/epa.md §3).
 
-use super::{Penetration, Seed, seed, support, touching};
+use super::{Contact, Seed, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
     gjk::{self, Simplex, SupportPoint, coordinate_limit},
@@ -112,7 +112,7 @@ impl<T: Real> Default for Polytope3<T> {
 /// How `init` ended: an expandable polytope, or already an answer.
 enum Start<T: Real> {
     Polytope(u32),
-    Done(Penetration<T, 3>),
+    Done(Contact<T, 3>),
 }
 
 impl<T: Real> Polytope3<T> {
@@ -123,7 +123,7 @@ impl<T: Real> Polytope3<T> {
         simplex: &Simplex<T, 3>,
         tol: &Tolerances<T>,
         obs: &mut O,
-    ) -> Result<Penetration<T, 3>, QueryError>
+    ) -> Result<Contact<T, 3>, QueryError>
     where
         A: SupportMap<T, 3> + ?Sized,
         B: SupportMap<T, 3> + ?Sized,
@@ -290,7 +290,7 @@ impl<T: Real> Polytope3<T> {
         limit: Option<T>,
         mut iterations: u32,
         obs: &mut O,
-    ) -> Result<Penetration<T, 3>, QueryError>
+    ) -> Result<Contact<T, 3>, QueryError>
     where
         A: SupportMap<T, 3> + ?Sized,
         B: SupportMap<T, 3> + ?Sized,
@@ -460,7 +460,7 @@ impl<T: Real> Polytope3<T> {
         iterations: u32,
         termination: Termination,
         r: &Rounding<T>,
-    ) -> Penetration<T, 3> {
+    ) -> Contact<T, 3> {
         let face = &self.faces[f as usize];
         let lower = face.dist.max(T::zero());
         let normal = Unit::try_new(face.n, T::zero()).unwrap_or_else(any_axis);
@@ -542,13 +542,13 @@ impl<T: Real> Polytope3<T> {
         } else {
             (p.a, p.b)
         };
-        Penetration {
-            depth: lower,
+        Contact {
+            separation: -lower,
             normal,
             point_a,
             point_b,
-            lower_bound: lower,
-            upper_bound: upper.unwrap_or(lower).max(lower),
+            lower_bound: -(upper.unwrap_or(lower).max(lower)),
+            upper_bound: -lower,
             iterations,
             termination,
         }

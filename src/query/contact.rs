@@ -10,7 +10,7 @@ use crate::{
     shape::SupportMap,
     trace::Observer,
 };
-use nalgebra::{Const, Point, SVector, Unit};
+use nalgebra::Const;
 
 use super::{
     Placed, PosedPair, pose_band,
@@ -116,33 +116,7 @@ where
     }
 }
 
-/// The signed distance between two shapes: positive apart, negative overlapping (minus the
-/// penetration depth), with the contact normal and the points on each shape, in the world
-/// frame.
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-// The name the serialised form has had since it went through a remote mirror.
-#[cfg_attr(feature = "serde", serde(rename = "ContactDef"))]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact<T: Real, const D: usize> {
-    /// The signed distance: `> 0` apart, `< 0` penetrating (`−depth`), `0` touching.
-    pub separation: T,
-    /// The unit direction from A to B: moving B by `−separation` along it makes the shapes
-    /// touch. Continuous across `separation = 0`.
-    pub normal: Unit<SVector<T, D>>,
-    /// The point of A farthest along `normal` (on A's boundary). After a cap
-    /// ([`Termination::MaxIterations`]): a point of A within the bounds' width of it.
-    pub point_a: Point<T, D>,
-    /// The point of B farthest along `−normal`; `point_b − point_a = separation · normal`.
-    pub point_b: Point<T, D>,
-    /// A proven lower bound of `separation`.
-    pub lower_bound: T,
-    /// A proven upper bound of `separation`.
-    pub upper_bound: T,
-    /// Support evaluations of GJK and EPA together.
-    pub iterations: u32,
-    /// Why the last algorithm run (GJK if apart, EPA if the cores overlap) stopped.
-    pub termination: Termination,
-}
+pub use crate::epa::Contact;
 
 posed_query! {
     /// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK first;

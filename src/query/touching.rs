@@ -1,4 +1,4 @@
-//! Contacts of cores that meet, from EPA's [`epa::Penetration`] or without it: cores that
+//! Contacts of cores that meet, from EPA's [`Contact`] of the cores or without it: cores that
 //! touch to the rounding (docs/epa.md §1 and §4), proven without EPA from GJK's answer
 //! ([`touching_contact`]) or EPA's `Touching` answer reconciled with GJK's pair
 //! ([`touching_cores`]); and EPA's depth as the [`Contact`] of overlapping cores
@@ -8,7 +8,6 @@ use super::Contact;
 use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
-    epa,
     gjk::{self, Simplex, SupportPoint},
     real::normalize,
     shape::SupportMap,
@@ -161,7 +160,7 @@ fn hyperplane_normal<T: Real, const D: usize>(
 /// upper bound) and GJK's (‖v‖ above, its plane bound below).
 pub(super) fn touching_cores<T: Real, const D: usize>(
     core: &gjk::Outcome<T, D>,
-    p: &epa::Penetration<T, D>,
+    p: &Contact<T, D>,
     ra: T,
     rb: T,
 ) -> Contact<T, D> {
@@ -201,12 +200,12 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
         normal: n,
         point_a: pair.a + n.into_inner() * ra,
         point_b: pair.b - n.into_inner() * rb,
-        lower_bound: lower.max(-p.upper_bound).min(gap) - margin - band,
+        lower_bound: lower.max(p.lower_bound).min(gap) - margin - band,
         upper_bound: above - margin + band,
         iterations: iterations + p.iterations,
         termination: if gap > T::zero() && !termination.is_converged() {
             termination
-        } else if p.upper_bound > band {
+        } else if -p.lower_bound > band {
             // EPA's seed did not prove the cores touch (`epa::seed`'s rounds ran out).
             Termination::Degenerate
         } else {
@@ -224,23 +223,23 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
 /// bounds are widened by GJK's band.
 pub(super) fn penetrating_cores<T: Real, const D: usize>(
     core: &gjk::Outcome<T, D>,
-    p: &epa::Penetration<T, D>,
+    p: &Contact<T, D>,
     ra: T,
     rb: T,
 ) -> Contact<T, D> {
     let margin = ra + rb;
     let n = p.normal.into_inner();
-    let mut upper_bound = -(p.lower_bound + margin);
-    if core.termination != Termination::Contained && !(p.lower_bound > core.band) {
+    let mut upper_bound = p.upper_bound - margin;
+    if core.termination != Termination::Contained && !(-p.upper_bound > core.band) {
         upper_bound = upper_bound.max(core.upper - margin);
     }
     upper_bound += core.band;
     Contact {
-        separation: -(p.depth + margin),
+        separation: p.separation - margin,
         normal: p.normal,
         point_a: p.point_a + n * ra,
         point_b: p.point_b - n * rb,
-        lower_bound: -(p.upper_bound + margin) - core.band,
+        lower_bound: p.lower_bound - margin - core.band,
         upper_bound,
         iterations: core.iterations + p.iterations,
         termination: p.termination,

@@ -87,7 +87,7 @@ posed_query! {
     ///                               &Tolerances::default(), &mut trace).unwrap();
     /// let (gjk, epa) = (trace.gjk_end.unwrap(), trace.epa_end.unwrap());
     /// assert_eq!(c.iterations, gjk.iterations + epa.iterations);
-    /// assert_eq!(c.separation, -epa.depth);
+    /// assert_eq!(c.separation, epa.separation);
     /// ```
     pub fn contact_traced<O: Observer<T, D>>(&tol, trace: &mut O) -> Contact<T, D>
         where Const<D>: ContactDim<T, D>, shapes: SupportMap;
