@@ -14,7 +14,7 @@ mod polytope3;
 use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
-    gjk::{Simplex, SupportPoint},
+    gjk::{Cores, Difference, Simplex, SupportPoint},
     linalg::any_axis,
     real::normalize,
     shape::SupportMap,
@@ -78,9 +78,8 @@ pub trait ContactDim<T: Real, const D: usize>:
 
     /// EPA in this dimension, reporting to `obs`; see [`penetration`].
     #[doc(hidden)]
-    fn penetration<A, B, O>(
-        a: &A,
-        b: &B,
+    fn penetration<P, O>(
+        pair: &P,
         simplex: &Simplex<T, D>,
         tol: &Tolerances<T>,
         storage: &mut Self::Storage,
@@ -88,8 +87,7 @@ pub trait ContactDim<T: Real, const D: usize>:
     ) -> Result<Contact<T, D>, QueryError>
     where
         Const<D>: Dim,
-        A: SupportMap<T, D> + ?Sized,
-        B: SupportMap<T, D> + ?Sized,
+        P: Difference<T, D>,
         O: Observer<T, D>;
 }
 
@@ -99,20 +97,18 @@ macro_rules! contact_dim {
         impl<T: Real> ContactDim<T, $d> for Const<$d> {
             type Storage = $storage;
 
-            fn penetration<A, B, O>(
-                a: &A,
-                b: &B,
+            fn penetration<P, O>(
+                pair: &P,
                 simplex: &Simplex<T, $d>,
                 tol: &Tolerances<T>,
                 storage: &mut $storage,
                 obs: &mut O,
             ) -> Result<Contact<T, $d>, QueryError>
             where
-                A: SupportMap<T, $d> + ?Sized,
-                B: SupportMap<T, $d> + ?Sized,
+                P: Difference<T, $d>,
                 O: Observer<T, $d>,
             {
-                let p = storage.run(a, b, simplex, tol, obs);
+                let p = storage.run(pair, simplex, tol, obs);
                 if O::ACTIVE
                     && let Ok(p) = &p
                 {
@@ -182,14 +178,13 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    penetration_observed(a, b, simplex, tol, workspace, &mut ())
+    penetration_observed(&Cores { a, b }, simplex, tol, workspace, &mut ())
 }
 
 /// [`penetration`] on shapes the caller has checked ([`crate::input::check_pair`]),
 /// reporting to `obs` ([`crate::trace`]; nothing for `()`).
-pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
-    a: &A,
-    b: &B,
+pub(crate) fn penetration_observed<T, const D: usize, P, O>(
+    pair: &P,
     simplex: &Simplex<T, D>,
     tol: &Tolerances<T>,
     workspace: &mut Workspace<T, D>,
@@ -198,8 +193,7 @@ pub(crate) fn penetration_observed<T, const D: usize, A, B, O>(
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
     O: Observer<T, D>,
 {
     tol.validate()?;
@@ -207,33 +201,31 @@ where
     if simplex.is_empty() {
         // No simplex given: GJK builds one. Two coincident points leave none: touching.
         let mut own = Simplex::new();
-        crate::gjk::Run::new(a, b, tol, &mut own, crate::gjk::Mode::Distance).observed(obs)?;
+        crate::gjk::Run::on(*pair, tol, &mut own, crate::gjk::Mode::Distance).observed(obs)?;
         if own.is_empty() {
-            let p = SupportPoint::new(a.center(), b.center());
+            let p = pair.centres();
             let p = touching(&p, any_axis(), 0);
             if O::ACTIVE {
                 obs.epa_end(&p);
             }
             return Ok(p);
         }
-        return <Const<D> as ContactDim<T, D>>::penetration(a, b, &own, tol, storage, obs);
+        return <Const<D> as ContactDim<T, D>>::penetration(pair, &own, tol, storage, obs);
     }
-    <Const<D> as ContactDim<T, D>>::penetration(a, b, simplex, tol, storage, obs)
+    <Const<D> as ContactDim<T, D>>::penetration(pair, simplex, tol, storage, obs)
 }
 
 /// The support point of the cores' `A − B` in direction `n`, checked.
 #[inline]
-pub(crate) fn support<T: Real, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+pub(crate) fn support<T: Real, const D: usize, P>(
+    pair: &P,
     n: &SVector<T, D>,
     limit: Option<T>,
 ) -> Result<SupportPoint<T, D>, QueryError>
 where
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
 {
-    let p = SupportPoint::new(a.core_support(n), b.core_support(&-n));
+    let p = pair.support(n);
     crate::gjk::check_range(&p, limit)?;
     Ok(p)
 }
@@ -380,9 +372,8 @@ pub(crate) enum Seed<T: Real, const D: usize> {
 /// largest `D`-simplex among them that contains the origin (barycentric coordinates
 /// `≥` minus their rounding, by the pivoted solve) is chosen. None with volume: `A − B` is flat,
 /// the contact is touching along its normal.
-pub(crate) fn seed<T: Real, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+pub(crate) fn seed<T: Real, const D: usize, P>(
+    pair: &P,
     simplex: &Simplex<T, D>,
     tol: &Tolerances<T>,
     limit: Option<T>,
@@ -390,8 +381,7 @@ pub(crate) fn seed<T: Real, const D: usize, A, B>(
 ) -> Result<Seed<T, D>, QueryError>
 where
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
 {
     pts.clear();
     pts.extend(simplex.points().copied());
@@ -419,7 +409,7 @@ where
         for sign in [T::one(), -T::one()] {
             let mut e = SVector::<T, D>::zeros();
             e[k] = sign;
-            let w = support(a, b, &e, limit)?;
+            let w = support(pair, &e, limit)?;
             probe(Unit::new_unchecked(e), &w);
             iterations += 1;
             if !pts.iter().any(|p| p.w == w.w) {
@@ -447,7 +437,7 @@ where
                 return Ok(Seed::Simplex { iterations });
             }
             // A simplex with volume, but the origin outside it: grow it towards the origin.
-            return Ok(match grow(a, b, pts, tol, limit, &mut iterations)? {
+            return Ok(match grow(pair, pts, tol, limit, &mut iterations)? {
                 Grown::Around => Seed::Simplex { iterations },
                 Grown::Touching(n, p) => Seed::Flat(touching(&p, n, iterations)),
             });
@@ -455,15 +445,15 @@ where
         let n = span_normal(pts, r.flat(coords(pts), D));
         let band = r.residual(coords(pts), D);
         let (up, down) = (
-            support(a, b, &n, limit)?,
-            support(a, b, &-n.into_inner(), limit)?,
+            support(pair, &n, limit)?,
+            support(pair, &-n.into_inner(), limit)?,
         );
         iterations += 2;
         probe(n, &up);
         probe(-n, &down);
         let base = n.dot(&pts[0].w);
         if n.dot(&up.w) - base <= band && base - n.dot(&down.w) <= band {
-            return Ok(Seed::Flat(flat(a, b, simplex, tol, pts, iterations)));
+            return Ok(Seed::Flat(flat(pair, simplex, tol, pts, iterations)));
         }
         for w in [up, down] {
             if !pts.iter().any(|p| p.w == w.w) {
@@ -477,7 +467,7 @@ where
     // proven flat: the depth lies between 0 and the smallest support value probed. Still
     // `Touching` (the origin on or outside what EPA found; `query::contact` reconciles it
     // with GJK's pair), its upper bound beyond the band saying it was not proven.
-    let mut p = flat(a, b, simplex, tol, pts, iterations);
+    let mut p = flat(pair, simplex, tol, pts, iterations);
     if let Some((h, n)) = lowest
         && -h < p.lower_bound
     {
@@ -501,9 +491,8 @@ enum Grown<T: Real, const D: usize> {
 /// outward normal (GJK's step; van den Bergen 1999). A support that does not pass the
 /// origin by more than the touching band means the origin is on the boundary of `A − B`.
 /// Needed when GJK stopped touching on an inner simplex whose candidates miss the origin.
-fn grow<T: Real, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+fn grow<T: Real, const D: usize, P>(
+    pair: &P,
     pts: &mut [SupportPoint<T, D>],
     tol: &Tolerances<T>,
     limit: Option<T>,
@@ -511,8 +500,7 @@ fn grow<T: Real, const D: usize, A, B>(
 ) -> Result<Grown<T, D>, QueryError>
 where
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
 {
     let k = D + 1;
     let r = Rounding::of(tol);
@@ -558,7 +546,7 @@ where
         let Some(n) = normalize(&off) else {
             break;
         };
-        let w = support(a, b, &n, limit)?;
+        let w = support(pair, &n, limit)?;
         *iterations += 1;
         if n.dot(&w.w) <= band || pts[..k].iter().any(|p| p.w == w.w) {
             let facet = (0..k).filter(|&i| i != j);
@@ -657,9 +645,8 @@ fn span_normal<T: Real, const D: usize>(
 /// The touching contact of a flat `A − B` (the candidates span less than `D` dimensions
 /// and the probes along their span's normal found no extent): the normal is that span
 /// normal, oriented from A's centre towards B's; the witnesses are GJK's closest point.
-fn flat<T: Real, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+fn flat<T: Real, const D: usize, P>(
+    pair: &P,
     simplex: &Simplex<T, D>,
     tol: &Tolerances<T>,
     pts: &[SupportPoint<T, D>],
@@ -667,11 +654,11 @@ fn flat<T: Real, const D: usize, A, B>(
 ) -> Contact<T, D>
 where
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
 {
     let mut normal = span_normal(pts, Rounding::of(tol).flat(coords(pts), D));
-    if normal.dot(&(b.center() - a.center())) < T::zero() {
+    let c = pair.centres();
+    if normal.dot(&(c.b - c.a)) < T::zero() {
         normal = -normal;
     }
     let p = match simplex.closest(&Rounding::of(tol)) {

@@ -4,11 +4,10 @@
 use super::{Contact, Seed, seed, support};
 use crate::{
     QueryError, Real, Termination, Tolerances,
-    gjk::{Simplex, SupportPoint, coordinate_limit},
+    gjk::{Difference, Simplex, SupportPoint, coordinate_limit},
     linalg::any_axis,
     lit,
     real::{is_fixed, normalize},
-    shape::SupportMap,
     tolerance::Rounding,
     trace::{EpaStart, EpaStep, Observer},
 };
@@ -72,21 +71,19 @@ fn area2<T: Real>(v: &[SupportPoint<T, 2>]) -> T {
 }
 
 impl<T: Real> Polygon2<T> {
-    pub(super) fn run<A, B, O>(
+    pub(super) fn run<P, O>(
         &mut self,
-        a: &A,
-        b: &B,
+        pair: &P,
         simplex: &Simplex<T, 2>,
         tol: &Tolerances<T>,
         obs: &mut O,
     ) -> Result<Contact<T, 2>, QueryError>
     where
-        A: SupportMap<T, 2> + ?Sized,
-        B: SupportMap<T, 2> + ?Sized,
+        P: Difference<T, 2>,
         O: Observer<T, 2>,
     {
         let limit = coordinate_limit::<T, 2>();
-        let iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
+        let iterations = match seed(pair, simplex, tol, limit, &mut self.verts)? {
             Seed::Flat(p) => return Ok(p),
             Seed::Simplex { iterations } => iterations,
         };
@@ -105,22 +102,20 @@ impl<T: Real> Polygon2<T> {
                 iterations,
             });
         }
-        self.expand(a, b, tol, limit, iterations, obs)
+        self.expand(pair, tol, limit, iterations, obs)
     }
 
     /// The expansion loop.
-    fn expand<A, B, O>(
+    fn expand<P, O>(
         &mut self,
-        a: &A,
-        b: &B,
+        pair: &P,
         tol: &Tolerances<T>,
         limit: Option<T>,
         mut iterations: u32,
         obs: &mut O,
     ) -> Result<Contact<T, 2>, QueryError>
     where
-        A: SupportMap<T, 2> + ?Sized,
-        B: SupportMap<T, 2> + ?Sized,
+        P: Difference<T, 2>,
         O: Observer<T, 2>,
     {
         let mut upper: Option<T> = None;
@@ -144,7 +139,7 @@ impl<T: Real> Polygon2<T> {
             let here = self.edge_at(i, n, lower);
             // Past the cap only when the seed spent the budget: without a support the
             // depth would have no upper bound.
-            let w = support(a, b, &n, limit)?;
+            let w = support(pair, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
             if upper.is_none_or(|u| wd < u) {

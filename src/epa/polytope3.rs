@@ -5,10 +5,9 @@
 use super::{Contact, Seed, seed, support, touching};
 use crate::{
     QueryError, Real, Termination, Tolerances,
-    gjk::{self, Simplex, SupportPoint, coordinate_limit},
+    gjk::{self, Difference, Simplex, SupportPoint, coordinate_limit},
     linalg::any_axis,
     real::normalize,
-    shape::SupportMap,
     tolerance::{Rounding, allowance, ulps},
     trace::{EpaStart, EpaStep, Observer},
 };
@@ -116,21 +115,19 @@ enum Start<T: Real> {
 }
 
 impl<T: Real> Polytope3<T> {
-    pub(super) fn run<A, B, O>(
+    pub(super) fn run<P, O>(
         &mut self,
-        a: &A,
-        b: &B,
+        pair: &P,
         simplex: &Simplex<T, 3>,
         tol: &Tolerances<T>,
         obs: &mut O,
     ) -> Result<Contact<T, 3>, QueryError>
     where
-        A: SupportMap<T, 3> + ?Sized,
-        B: SupportMap<T, 3> + ?Sized,
+        P: Difference<T, 3>,
         O: Observer<T, 3>,
     {
         let limit = coordinate_limit::<T, 3>();
-        match self.init(a, b, simplex, tol, limit)? {
+        match self.init(pair, simplex, tol, limit)? {
             Start::Done(p) => Ok(p),
             Start::Polytope(iterations) => {
                 if O::ACTIVE {
@@ -139,7 +136,7 @@ impl<T: Real> Polytope3<T> {
                         iterations,
                     });
                 }
-                self.expand(a, b, tol, limit, iterations, obs)
+                self.expand(pair, tol, limit, iterations, obs)
             }
         }
     }
@@ -147,21 +144,19 @@ impl<T: Real> Polytope3<T> {
     /// The initial polytope: the tetrahedron [`super::seed`] chooses around the origin
     /// from GJK's simplex (docs/epa.md §3.1), faces oriented outward and linked; a flat
     /// `A − B` is already the (touching) answer.
-    fn init<A, B>(
+    fn init<P>(
         &mut self,
-        a: &A,
-        b: &B,
+        pair: &P,
         simplex: &Simplex<T, 3>,
         tol: &Tolerances<T>,
         limit: Option<T>,
     ) -> Result<Start<T>, QueryError>
     where
-        A: SupportMap<T, 3> + ?Sized,
-        B: SupportMap<T, 3> + ?Sized,
+        P: Difference<T, 3>,
     {
         self.faces.clear();
         self.heap.clear();
-        let mut iterations = match seed(a, b, simplex, tol, limit, &mut self.verts)? {
+        let mut iterations = match seed(pair, simplex, tol, limit, &mut self.verts)? {
             Seed::Flat(p) => return Ok(Start::Done(p)),
             Seed::Simplex { iterations } => iterations,
         };
@@ -186,7 +181,7 @@ impl<T: Real> Polytope3<T> {
                 break;
             };
             let (n, fv) = (f.n, f.v);
-            let w = support(a, b, &n, limit)?;
+            let w = support(pair, &n, limit)?;
             iterations += 1;
             if round >= crate::tolerance::factor::CONTAIN_ROUNDS
                 || n.dot(&w.w) <= flat
@@ -282,18 +277,16 @@ impl<T: Real> Polytope3<T> {
     }
 
     /// The expansion loop (docs/epa.md §3.2).
-    fn expand<A, B, O>(
+    fn expand<P, O>(
         &mut self,
-        a: &A,
-        b: &B,
+        pair: &P,
         tol: &Tolerances<T>,
         limit: Option<T>,
         mut iterations: u32,
         obs: &mut O,
     ) -> Result<Contact<T, 3>, QueryError>
     where
-        A: SupportMap<T, 3> + ?Sized,
-        B: SupportMap<T, 3> + ?Sized,
+        P: Difference<T, 3>,
         O: Observer<T, 3>,
     {
         let mut upper: Option<T> = None;
@@ -326,7 +319,7 @@ impl<T: Real> Polytope3<T> {
             best = Some(best.map_or(dist, |bd| bd.max(dist)));
             // Past the cap only when the seed spent the budget: without a support the
             // depth would have no upper bound (docs/epa.md §1).
-            let w = support(a, b, &n, limit)?;
+            let w = support(pair, &n, limit)?;
             iterations += 1;
             let wd = n.dot(&w.w);
             if upper.is_none_or(|u| wd < u) {

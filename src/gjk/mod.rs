@@ -9,6 +9,7 @@
 mod accel;
 mod cache;
 mod criterion;
+mod difference;
 mod johnson;
 mod observe;
 mod planar;
@@ -23,6 +24,7 @@ pub use simplex::{Simplex, SupportPoint};
 
 use crate::{QueryError, Real, Tolerances, dim::Dim, shape::SupportMap, trace::Observer};
 pub(crate) use accel::is_plain;
+pub(crate) use difference::{Cores, Difference};
 pub(crate) use johnson::Johnson;
 use nalgebra::{Const, Point, SVector, Unit};
 pub(crate) use project::project;
@@ -166,55 +168,46 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    distance_observed(a, b, tol, simplex, &mut ())
+    distance_observed(Cores { a, b }, tol, simplex, &mut ())
 }
 
 /// [`distance`] on shapes the caller has checked ([`crate::input::check_pair`]),
 /// reporting to `obs` ([`crate::trace`]); the untraced queries pass `&mut ()`, which is not
 /// [`Observer::ACTIVE`]: no hook is compiled in.
 #[inline]
-pub(crate) fn distance_observed<T, const D: usize, A, B, O>(
-    a: &A,
-    b: &B,
+pub(crate) fn distance_observed<T: Real, const D: usize, P: Difference<T, D>>(
+    pair: P,
     tol: &Tolerances<T>,
     simplex: &mut Simplex<T, D>,
-    obs: &mut O,
+    obs: &mut impl Observer<T, D>,
 ) -> Result<Distance<T, D>, QueryError>
 where
-    T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
 {
     tol.validate()?;
-    let out = Run::new(a, b, tol, simplex, Mode::Distance).observed(obs)?;
-    Ok(out.rounded(a.radius(), b.radius()))
+    let out = Run::on(pair, tol, simplex, Mode::Distance).observed(obs)?;
+    Ok(out.rounded(pair.radius_a(), pair.radius_b()))
 }
 
 /// [`distance_observed`] (untraced), stopped early (termination [`Termination::SeparatingAxis`],
 /// the distance then only an upper bound) once a separating plane proves the distance
 /// beyond `margin`; otherwise the same run, so the same answer, as [`distance_observed`].
-pub(crate) fn distance_within_unchecked<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+pub(crate) fn distance_within_unchecked<T: Real, const D: usize, P: Difference<T, D>>(
+    pair: P,
     margin: T,
     tol: &Tolerances<T>,
     simplex: &mut Simplex<T, D>,
 ) -> Result<Distance<T, D>, QueryError>
 where
-    T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
 {
     tol.validate()?;
-    let radii = a.radius() + b.radius();
+    let (ra, rb) = (pair.radius_a(), pair.radius_b());
     let mode = Mode::Within {
-        margin: radii + margin,
+        margin: ra + rb + margin,
     };
-    let out = Run::new(a, b, tol, simplex, mode).closest_point()?;
-    Ok(out.rounded(a.radius(), b.radius()))
+    let out = Run::on(pair, tol, simplex, mode).closest_point()?;
+    Ok(out.rounded(ra, rb))
 }
 
 /// Whether `a` and `b` (in one common frame) touch or overlap, stopping at the first
@@ -246,28 +239,23 @@ where
     B: SupportMap<T, D> + ?Sized,
 {
     crate::input::check_pair(a, b)?;
-    intersects_observed(a, b, tol, simplex, &mut ())
+    intersects_observed(Cores { a, b }, tol, simplex, &mut ())
 }
 
 /// [`intersects`] on shapes the caller has checked, reporting to `obs`, as
 /// [`distance_observed`].
 #[inline]
-pub(crate) fn intersects_observed<T, const D: usize, A, B, O>(
-    a: &A,
-    b: &B,
+pub(crate) fn intersects_observed<T: Real, const D: usize, P: Difference<T, D>>(
+    pair: P,
     tol: &Tolerances<T>,
     simplex: &mut Simplex<T, D>,
-    obs: &mut O,
+    obs: &mut impl Observer<T, D>,
 ) -> Result<Intersection<T, D>, QueryError>
 where
-    T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
 {
     tol.validate()?;
-    let margin = a.radius() + b.radius();
-    let out = Run::new(a, b, tol, simplex, Mode::Intersect { margin }).observed(obs)?;
+    let margin = pair.radius_a() + pair.radius_b();
+    let out = Run::on(pair, tol, simplex, Mode::Intersect { margin }).observed(obs)?;
     Ok(out.intersection(margin))
 }

@@ -4,22 +4,19 @@
 //! alone.
 
 use super::{
-    Outcome, Run,
+    Difference, Outcome, Run,
     simplex::{Closest, Simplex, SupportPoint},
 };
 use crate::{
     QueryError, Real,
     dim::Dim,
-    shape::SupportMap,
     trace::{GjkSolve, GjkSupport, Observer},
 };
 use nalgebra::{Const, SVector};
 
-impl<T: Real, const D: usize, A, B> Run<'_, T, D, A, B>
+impl<T: Real, const D: usize, P: Difference<T, D>> Run<'_, T, D, P>
 where
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
 {
     /// GJK's loop ([`Run::steered`], docs/gjk.md §3), untraced. Inlined always, so the
     /// untraced loop has no observer call in it.

@@ -2,7 +2,7 @@
 //! (van den Bergen 1999 §4–5; docs/gjk.md §3).
 
 use super::{
-    Distance, Intersection, Termination,
+    Cores, Difference, Distance, Intersection, Termination,
     accel::{self, Steer},
     johnson::Johnson,
     observe,
@@ -13,7 +13,6 @@ use crate::{
     dim::Dim,
     linalg::Witnesses,
     real::{all_finite, amax, amax_from, lit, norm, normalize},
-    shape::SupportMap,
     tolerance::Rounding,
     trace::{GjkEnd, Observer},
 };
@@ -34,13 +33,12 @@ pub(crate) enum Mode<T> {
     Within { margin: T },
 }
 
-/// One GJK run on the cores of `a` and `b`.
-pub(crate) struct Run<'r, T: Real, const D: usize, A: ?Sized, B: ?Sized>
+/// One GJK run on the cores' `A − B` ([`Difference`]).
+pub(crate) struct Run<'r, T: Real, const D: usize, P>
 where
     Const<D>: Dim,
 {
-    a: &'r A,
-    b: &'r B,
+    pair: P,
     tol: &'r Tolerances<T>,
     simplex: &'r mut Simplex<T, D>,
     mode: Mode<T>,
@@ -118,12 +116,11 @@ pub(crate) fn uses_johnson<T: Real, const D: usize>(tol: &Tolerances<T>) -> bool
     D > 3 || tol.gjk_subalgorithm == Subalgorithm::Johnson
 }
 
-impl<'r, T: Real, const D: usize, A, B> Run<'r, T, D, A, B>
+impl<'r, T: Real, const D: usize, A: ?Sized, B: ?Sized> Run<'r, T, D, Cores<'r, A, B>>
 where
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
 {
+    /// A run on the cores of `a` and `b`.
     pub(crate) fn new(
         a: &'r A,
         b: &'r B,
@@ -132,8 +129,27 @@ where
         mode: Mode<T>,
     ) -> Self {
         Self {
-            a,
-            b,
+            pair: Cores { a, b },
+            tol,
+            simplex,
+            mode,
+        }
+    }
+}
+
+impl<'r, T: Real, const D: usize, P: Difference<T, D>> Run<'r, T, D, P>
+where
+    Const<D>: Dim,
+{
+    /// A run on `pair`.
+    pub(crate) fn on(
+        pair: P,
+        tol: &'r Tolerances<T>,
+        simplex: &'r mut Simplex<T, D>,
+        mode: Mode<T>,
+    ) -> Self {
+        Self {
+            pair,
             tol,
             simplex,
             mode,
@@ -150,10 +166,10 @@ where
         mut johnson: Option<&mut Johnson<T, D>>,
         r: &Rounding<T>,
     ) -> Result<Start<T, D>, QueryError> {
-        let (ca, cb) = (self.a.center(), self.b.center());
-        let centres = ca.coords.amax().max(cb.coords.amax());
+        let c = self.pair.centres();
+        let centres = c.a.coords.amax().max(c.b.coords.amax());
         if !self.simplex.is_empty() {
-            self.simplex.rederive(self.a, self.b);
+            self.simplex.rederive(&self.pair);
             let mut pts =
                 [SupportPoint::new(Point::origin(), Point::origin()); crate::dim::MAX_DIM + 1];
             let mut n = 0;
@@ -188,7 +204,7 @@ where
             }
         }
         self.simplex.clear();
-        let mut p = SupportPoint::new(ca, cb);
+        let mut p = c;
         check_range(&p, limit)?;
         if norm(&p.w) <= r.band(centres) {
             // Coincident centres (up to rounding): the origin is in A − B, but stopping
@@ -196,7 +212,7 @@ where
             // encloses the origin.
             let mut e = SVector::<T, D>::zeros();
             e[0] = T::one();
-            p = SupportPoint::new(self.a.core_support(&-e), self.b.core_support(&e));
+            p = self.pair.support(&-e);
             check_range(&p, limit)?;
         }
         Ok(Start {
@@ -288,7 +304,7 @@ where
             } else {
                 out.dir
             };
-            let sp = SupportPoint::new(self.a.core_support(&-v), self.b.core_support(&v));
+            let sp = self.pair.support(&-v);
             check_range(&sp, limit)?;
             // Plain comparisons (`real::amax`): `check_range` passed the point.
             out.coords = amax_from(amax_from(out.coords, &sp.a.coords), &sp.b.coords);
@@ -429,7 +445,7 @@ where
         r: &Rounding<T>,
         out: &mut Outcome<T, D>,
     ) -> Result<(), QueryError> {
-        if let Some(p) = plane_min(self.a, self.b, dir)? {
+        if let Some(p) = plane_min(&self.pair, dir)? {
             out.coords = out.coords.max(p.coords);
             out.band = r.band(out.coords);
             out.lower = out.lower.max(p.lower);
@@ -453,22 +469,18 @@ pub(crate) struct PlaneBound<T> {
 ///
 /// # Errors
 /// As a GJK step: a non-finite or (fixed-point) out-of-range support point.
-pub(crate) fn plane_min<T, const D: usize, A, B>(
-    a: &A,
-    b: &B,
+pub(crate) fn plane_min<T: Real, const D: usize, P: Difference<T, D>>(
+    pair: &P,
     dir: &SVector<T, D>,
 ) -> Result<Option<PlaneBound<T>>, QueryError>
 where
-    T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
 {
     let Some(u) = normalize(dir) else {
         return Ok(None);
     };
     let u = u.into_inner();
-    let sp = SupportPoint::new(a.core_support(&-u), b.core_support(&u));
+    let sp = pair.support(&-u);
     check_range(&sp, coordinate_limit::<T, D>())?;
     let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
     Ok(Some(PlaneBound {

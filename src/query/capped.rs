@@ -12,7 +12,12 @@
 //! bounds proven and makes their width cover how far each witness lies inside its shape.
 
 use super::Contact;
-use crate::{QueryError, Real, Tolerances, dim::Dim, gjk, shape::SupportMap, tolerance::Rounding};
+use crate::{
+    QueryError, Real, Tolerances,
+    dim::Dim,
+    gjk::{self, Difference},
+    tolerance::Rounding,
+};
 use nalgebra::Const;
 
 /// Whether the witnesses of rounded cores proven apart by GJK (`core`, radii `margin`)
@@ -33,21 +38,17 @@ pub(super) fn pushed_past_the_width<T: Real, const D: usize>(
 }
 
 /// Lowers `c.lower_bound` (A's frame) to at most `s(n)` minus its rounding.
-pub(super) fn cover_witnesses<T, const D: usize, A, B>(
-    a: &A,
-    placed: &B,
+pub(super) fn cover_witnesses<T: Real, const D: usize, P: Difference<T, D>>(
+    pair: &P,
     tol: &Tolerances<T>,
     c: &mut Contact<T, D>,
 ) -> Result<(), QueryError>
 where
-    T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
 {
     // `plane_min` along `−n`: A's core support along `n`, B's along `−n`, their gap.
-    if let Some(core) = gjk::plane_min(a, placed, &-c.normal.into_inner())? {
-        let gap = core.lower - a.radius() - placed.radius();
+    if let Some(core) = gjk::plane_min(pair, &-c.normal.into_inner())? {
+        let gap = core.lower - pair.radius_a() - pair.radius_b();
         let band = Rounding::of(tol).band(core.coords);
         c.lower_bound = c.lower_bound.min(gap - band);
     }

@@ -4,7 +4,7 @@
 use crate::{
     QueryError, Real, Termination, Tolerances,
     epa::{self, ContactDim, Workspace},
-    gjk::{Cache, Mode, Run, Simplex},
+    gjk::{Cache, Cores, Difference, Mode, Run, Simplex},
     pose::PoseRotation,
     real::normalize,
     shape::SupportMap,
@@ -102,7 +102,11 @@ where
         } = *self;
         tol.validate()?;
         let rel = crate::input::check_posed_pair(pose_a, a, pose_b, b)?;
-        let c = contact_local(a, &Placed::new(b, &rel.b_in_a), tol, workspace, cache, obs)?;
+        let cores = Cores {
+            a,
+            b: &Placed::new(b, &rel.b_in_a),
+        };
+        let c = contact_local(&cores, tol, workspace, cache, obs)?;
         let band = pose_band(pose_a, pose_b, tol);
         let frame_a = &rel.frame_a;
         Ok(Contact {
@@ -153,12 +157,17 @@ posed_query! {
         where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }
 
-/// [`contact`] in A's frame (`b` already placed there); GJK seeded from `cache` (its
-/// vertices re-derived from the current shapes) and its final simplex stored back on
-/// success.
-pub(super) fn contact_local<T, const D: usize, A, B, O>(
-    a: &A,
-    placed: &B,
+/// [`contact`] in A's frame (the cores' `pair`, B already placed there); GJK seeded from
+/// `cache` (its vertices re-derived from the current shapes) and its final simplex stored
+/// back on success. Algorithm:
+/// 1. GJK on the cores.
+/// 2. Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
+///    radii (negative when the round parts overlap).
+/// 3. Cores touching to the rounding, proven without EPA ([`touching_contact`]).
+/// 4. Otherwise EPA's depth of the cores, plus the radii.
+/// 5. A capped answer's bounds are made to cover its witnesses.
+pub(super) fn contact_local<T, const D: usize, P, O>(
+    pair: &P,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
     cache: Option<&mut Cache<T, D>>,
@@ -167,49 +176,16 @@ pub(super) fn contact_local<T, const D: usize, A, B, O>(
 where
     T: Real,
     Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
     O: Observer<T, D>,
 {
-    let mut c = contact_uncapped(a, placed, tol, workspace, cache, obs)?;
-    if c.termination == Termination::MaxIterations {
-        super::capped::cover_witnesses(a, placed, tol, &mut c)?;
-    }
-    Ok(c)
-}
-
-/// [`contact_local`] before a capped answer's bounds are made to cover its witnesses.
-fn contact_uncapped<T, const D: usize, A, B, O>(
-    a: &A,
-    placed: &B,
-    tol: &Tolerances<T>,
-    workspace: Option<&mut Workspace<T, D>>,
-    cache: Option<&mut Cache<T, D>>,
-    obs: &mut O,
-) -> Result<Contact<T, D>, QueryError>
-where
-    T: Real,
-    Const<D>: ContactDim<T, D>,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
-    O: Observer<T, D>,
-{
-    let (ra, rb) = (a.radius(), placed.radius());
+    let (ra, rb) = (pair.radius_a(), pair.radius_b());
     let margin = ra + rb;
     let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-    let core = Run::new(a, placed, tol, &mut simplex, Mode::Distance).observed(obs)?;
-    let store = |simplex: &Simplex<T, D>| {
-        if let Some(c) = cache {
-            c.store(simplex);
-        }
-    };
-    // Cores proven apart (a separating plane beyond the rounding): GJK's answer, minus the
-    // radii (negative when the round parts overlap). Otherwise (the cores touch, overlap,
-    // or GJK could not prove either) EPA decides.
-    if core.proves_apart(T::zero())
+    let core = Run::on(*pair, tol, &mut simplex, Mode::Distance).observed(obs)?;
+    let mut c = if core.proves_apart(T::zero())
         && let Some(n) = normalize(&-core.dir)
     {
-        store(&simplex);
         let mut c = Contact {
             separation: core.upper - margin,
             normal: n,
@@ -221,33 +197,40 @@ where
             termination: core.termination,
         };
         if super::capped::pushed_past_the_width(margin, &core) {
-            super::capped::cover_witnesses(a, placed, tol, &mut c)?;
+            super::capped::cover_witnesses(pair, tol, &mut c)?;
         }
-        return Ok(c);
+        c
+    } else if let Some(c) = touching_contact(pair, &core, &simplex, tol, ra, rb)? {
+        c
+    } else {
+        // Unless GJK proved the origin inside A − B, EPA's polytope holds it only up to
+        // rounding and GJK's ‖v‖ (a point of A − B) bounds the separation above as well;
+        // both widened by the rounding band.
+        let mut epa =
+            |ws: &mut Workspace<T, D>| epa::penetration_observed(pair, &simplex, tol, ws, obs);
+        let p = match workspace {
+            Some(ws) => epa(ws),
+            None => crate::scratch::with(epa),
+        }?;
+        // EPA found no overlap (`Touching`: the origin on or outside the boundary of the
+        // cores' A − B). Its pair `a − b` (a point of A − B) is 0 only if the origin is on a
+        // facet it found; GJK, stopped before proving the cores apart (its iteration cap),
+        // holds another point `v`. A depth of 0 with a pair `‖a − b‖` apart broke
+        // `b − a = separation · n` (docs/epa.md §4): the pair nearer the origin is the
+        // answer, apart by its length.
+        if p.termination == Termination::Touching {
+            touching_cores(&core, &p, ra, rb)
+        } else {
+            penetrating_cores(&core, &p, ra, rb)
+        }
+    };
+    if let Some(cache) = cache {
+        cache.store(&simplex);
     }
-    if let Some(c) = touching_contact(a, placed, &core, &simplex, tol, ra, rb)? {
-        store(&simplex);
-        return Ok(c);
+    if c.termination == Termination::MaxIterations {
+        super::capped::cover_witnesses(pair, tol, &mut c)?;
     }
-    // Cores meet: EPA's depth, plus the radii. Unless GJK proved the origin inside A − B,
-    // EPA's polytope holds it only up to rounding and GJK's ‖v‖ (a point of A − B) bounds
-    // the separation above as well; both widened by the rounding band.
-    let mut epa =
-        |ws: &mut Workspace<T, D>| epa::penetration_observed(a, placed, &simplex, tol, ws, obs);
-    let p = match workspace {
-        Some(ws) => epa(ws),
-        None => crate::scratch::with(epa),
-    }?;
-    store(&simplex);
-    // EPA found no overlap (`Touching`: the origin on or outside the boundary of the cores'
-    // A − B). Its pair `a − b` (a point of A − B) is 0 only if the origin is on a facet it
-    // found; GJK, stopped before proving the cores apart (its iteration cap), holds another
-    // point `v`. A depth of 0 with a pair `‖a − b‖` apart broke `b − a = separation · n`
-    // (docs/epa.md §4): the pair nearer the origin is the answer, apart by its length.
-    if p.termination == Termination::Touching {
-        return Ok(touching_cores(&core, &p, ra, rb));
-    }
-    Ok(penetrating_cores(&core, &p, ra, rb))
+    Ok(c)
 }
 
 // ---------------------------------------------------------------- warm signed distances

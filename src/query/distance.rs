@@ -5,7 +5,7 @@
 use crate::{
     QueryError, Real, Termination,
     dim::Dim,
-    gjk::{self, Cache, Distance, Intersection, Simplex},
+    gjk::{self, Cache, Cores, Distance, Intersection, Simplex},
     pose::PoseRotation,
     shape::SupportMap,
     tolerance::range,
@@ -153,7 +153,7 @@ where
         obs: &mut O,
     ) -> Result<Distance<T, D>, QueryError> {
         let tol = self.tol;
-        let d = self.posed(cache, |a, b, s| gjk::distance_observed(a, b, tol, s, obs))?;
+        let d = self.posed(cache, |pair, s| gjk::distance_observed(pair, tol, s, obs))?;
         Ok(to_world(
             &d.frame_a,
             d.local,
@@ -170,7 +170,7 @@ where
         obs: &mut O,
     ) -> Result<InFrameA<T, D, Intersection<T, D>>, QueryError> {
         let tol = self.tol;
-        self.posed(cache, |a, b, s| gjk::intersects_observed(a, b, tol, s, obs))
+        self.posed(cache, |pair, s| gjk::intersects_observed(pair, tol, s, obs))
     }
 
     /// [`Self::intersection_local`] with the axis in the world frame.
@@ -191,13 +191,13 @@ where
     fn posed<O>(
         &self,
         cache: Option<&mut Cache<T, D>>,
-        run: impl FnOnce(&A, &Placed<'_, B, T, D>, &mut Simplex<T, D>) -> Result<O, QueryError>,
+        run: impl FnOnce(Cores<'_, A, Placed<'_, B, T, D>>, &mut Simplex<T, D>) -> Result<O, QueryError>,
     ) -> Result<InFrameA<T, D, O>, QueryError> {
         let (a, b) = (self.a, self.b);
         let rel = crate::input::check_posed_pair(self.pose_a, a, self.pose_b, b)?;
         let placed = Placed::new(b, &rel.b_in_a);
         let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-        let local = run(a, &placed, &mut simplex)?;
+        let local = run(Cores { a, b: &placed }, &mut simplex)?;
         if let Some(c) = cache {
             c.store(&simplex);
         }
@@ -235,8 +235,8 @@ where
             return Ok(Proximity::of(d, margin));
         }
         let band = pose_band(pose_a, pose_b, tol);
-        let d = self.posed(cache, |a, b, s| {
-            gjk::distance_within_unchecked(a, b, margin + band, tol, s)
+        let d = self.posed(cache, |pair, s| {
+            gjk::distance_within_unchecked(pair, margin + band, tol, s)
         })?;
         Ok(Proximity::of(to_world(&d.frame_a, d.local, band), margin))
     }

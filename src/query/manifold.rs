@@ -5,6 +5,7 @@ use crate::{
     QueryError, Real, Tolerances,
     clip::{self, Built, FeatureMap, LocalContact, Manifold, ManifoldWorkspace},
     epa::ContactDim,
+    gjk::Cores,
     linalg::Witnesses,
     pose::{Frame, PoseRotation},
     tolerance::{allowance, ulps},
@@ -93,14 +94,13 @@ where
                     normal: Unit::new_unchecked(frame_a.inverse_transform_vector(&w.normal)),
                     ..w
                 },
-                None => contact_local(
-                    a,
-                    &Placed::new(b, &rel),
-                    tol,
-                    Some(&mut workspace.epa),
-                    None,
-                    &mut (),
-                )?,
+                None => {
+                    let cores = Cores {
+                        a,
+                        b: &Placed::new(b, &rel),
+                    };
+                    contact_local(&cores, tol, Some(&mut workspace.epa), None, &mut ())?
+                }
             };
             let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());
             let local = LocalContact {

@@ -8,9 +8,8 @@ use super::Contact;
 use crate::{
     QueryError, Real, Termination, Tolerances,
     dim::Dim,
-    gjk::{self, Simplex, SupportPoint},
+    gjk::{self, Difference, Simplex, SupportPoint},
     real::normalize,
-    shape::SupportMap,
 };
 use nalgebra::{Const, SVector, Unit};
 
@@ -23,9 +22,8 @@ use nalgebra::{Const, SVector, Unit};
 /// polytope with the origin on its boundary (4.4× parry's time on touching pairs). `None`
 /// when either bound is missing (`v = 0`, no facet through the origin, or a plane below the
 /// band): EPA decides.
-pub(super) fn touching_contact<T, const D: usize, A, B>(
-    a: &A,
-    placed: &B,
+pub(super) fn touching_contact<T, const D: usize, P>(
+    pair: &P,
     core: &gjk::Outcome<T, D>,
     simplex: &Simplex<T, D>,
     tol: &Tolerances<T>,
@@ -35,8 +33,7 @@ pub(super) fn touching_contact<T, const D: usize, A, B>(
 where
     T: Real,
     Const<D>: Dim,
-    A: SupportMap<T, D> + ?Sized,
-    B: SupportMap<T, D> + ?Sized,
+    P: Difference<T, D>,
 {
     if !(core.upper <= core.band) {
         return Ok(None);
@@ -47,7 +44,7 @@ where
         let Some(n) = normalize(&-*dir) else {
             continue;
         };
-        let Some(gjk::PlaneBound { lower: low, coords }) = gjk::plane_min(a, placed, dir)? else {
+        let Some(gjk::PlaneBound { lower: low, coords }) = gjk::plane_min(pair, dir)? else {
             continue;
         };
         let band = core

@@ -229,15 +229,11 @@ where
     /// direction: a warm start (a cache filled on another pair, or before the pair moved)
     /// then holds points of the current `A − B` only, so `‖v‖` stays a proven upper bound.
     /// Costs one support evaluation of each shape per vertex.
-    pub(crate) fn rederive<A, B>(&mut self, a: &A, b: &B)
-    where
-        A: crate::shape::SupportMap<T, D> + ?Sized,
-        B: crate::shape::SupportMap<T, D> + ?Sized,
-    {
+    pub(crate) fn rederive<P: super::Difference<T, D>>(&mut self, pair: &P) {
         for i in 0..D + 1 {
             if self.set.contains(i) {
                 let d = self.dirs.as_ref()[i];
-                self.pts.as_mut()[i] = SupportPoint::new(a.core_support(&-d), b.core_support(&d));
+                self.pts.as_mut()[i] = pair.support(&-d);
             }
         }
     }
