@@ -14,7 +14,7 @@ use nalgebra::Const;
 
 use super::{
     Placed, PosedPair, pose_band,
-    touching::{penetrating_cores, touching_contact, touching_cores},
+    touching::{epa_contact, touching_contact},
 };
 
 /// The signed-distance queries: 2D and 3D.
@@ -218,11 +218,7 @@ where
         // holds another point `v`. A depth of 0 with a pair `‖a − b‖` apart broke
         // `b − a = separation · n` (docs/epa.md §4): the pair nearer the origin is the
         // answer, apart by its length.
-        if p.termination == Termination::Touching {
-            touching_cores(&core, &p, ra, rb)
-        } else {
-            penetrating_cores(&core, &p, ra, rb)
-        }
+        epa_contact(&core, &p, ra, rb)
     };
     if let Some(cache) = cache {
         cache.store(&simplex);

@@ -1,8 +1,7 @@
 //! Contacts of cores that meet, from EPA's [`Contact`] of the cores or without it: cores that
 //! touch to the rounding (docs/epa.md §1 and §4), proven without EPA from GJK's answer
-//! ([`touching_contact`]) or EPA's `Touching` answer reconciled with GJK's pair
-//! ([`touching_cores`]); and EPA's depth as the [`Contact`] of overlapping cores
-//! ([`penetrating_cores`]).
+//! ([`touching_contact`]) or EPA's `Touching` answer reconciled with GJK's pair; and EPA's
+//! depth as the [`Contact`] of overlapping cores (both [`epa_contact`]).
 
 use super::Contact;
 use crate::{
@@ -151,17 +150,43 @@ fn hyperplane_normal<T: Real, const D: usize>(
     normalize(&m).map(Unit::into_inner)
 }
 
-/// The contact of cores EPA found touching (no overlap): GJK's pair `(core.a, core.b)` or
-/// EPA's, whichever is nearer; apart by its length along it when GJK stopped at its cap
-/// and the pair is beyond the rounding, else touching along EPA's normal. Bounds: EPA's (the depth is at most its
-/// upper bound) and GJK's (‖v‖ above, its plane bound below).
-pub(super) fn touching_cores<T: Real, const D: usize>(
+/// EPA's answer on the cores (`p`), with GJK's (`core`), as the [`Contact`] of the shapes
+/// (radii `ra`, `rb`):
+/// - Overlapping cores: separation `−(depth + ra + rb)`, each witness moved out by its
+///   radius along the normal, the depth's bounds less the radii. Unless GJK proved the
+///   origin inside the cores' `A − B`, EPA's polytope holds it only up to rounding: while
+///   EPA's bound of the depth from below is within GJK's band, GJK's `‖v‖` (a point of
+///   `A − B`) bounds the separation above instead; beyond it the polytope holds a ball of
+///   that radius less the band around the origin. Both bounds are widened by GJK's band.
+/// - Cores EPA found touching (`Touching`, no overlap): GJK's pair `(core.a, core.b)` or
+///   EPA's, whichever is nearer; apart by its length along it when GJK stopped at its cap
+///   and the pair is beyond the rounding, else touching along EPA's normal. Bounds: EPA's
+///   (the depth is at most its upper bound) and GJK's (‖v‖ above, its plane bound below).
+pub(super) fn epa_contact<T: Real, const D: usize>(
     core: &gjk::Outcome<T, D>,
     p: &Contact<T, D>,
     ra: T,
     rb: T,
 ) -> Contact<T, D> {
     let margin = ra + rb;
+    if p.termination != Termination::Touching {
+        let n = p.normal.into_inner();
+        let mut upper_bound = p.upper_bound - margin;
+        if core.termination != Termination::Contained && !(-p.upper_bound > core.band) {
+            upper_bound = upper_bound.max(core.upper - margin);
+        }
+        upper_bound += core.band;
+        return Contact {
+            separation: p.separation - margin,
+            normal: p.normal,
+            point_a: p.point_a + n * ra,
+            point_b: p.point_b - n * rb,
+            lower_bound: p.lower_bound - margin - core.band,
+            upper_bound,
+            iterations: core.iterations + p.iterations,
+            termination: p.termination,
+        };
+    }
     let gjk = &SupportPoint {
         w: core.v,
         a: core.a,
@@ -208,37 +233,5 @@ pub(super) fn touching_cores<T: Real, const D: usize>(
         } else {
             p.termination
         },
-    }
-}
-
-/// EPA's penetration of overlapping cores as the [`Contact`] of the shapes: separation
-/// `−(depth + ra + rb)`, each witness moved out by its radius along the normal, the depth's
-/// bounds negated and less the radii. Unless GJK proved the origin inside the cores'
-/// `A − B`, EPA's polytope holds it only up to rounding: while EPA's lower bound is within
-/// GJK's band, GJK's `‖v‖` (a point of `A − B`) bounds the separation above instead;
-/// beyond it the polytope holds a ball of radius `lower − band` around the origin. Both
-/// bounds are widened by GJK's band.
-pub(super) fn penetrating_cores<T: Real, const D: usize>(
-    core: &gjk::Outcome<T, D>,
-    p: &Contact<T, D>,
-    ra: T,
-    rb: T,
-) -> Contact<T, D> {
-    let margin = ra + rb;
-    let n = p.normal.into_inner();
-    let mut upper_bound = p.upper_bound - margin;
-    if core.termination != Termination::Contained && !(-p.upper_bound > core.band) {
-        upper_bound = upper_bound.max(core.upper - margin);
-    }
-    upper_bound += core.band;
-    Contact {
-        separation: p.separation - margin,
-        normal: p.normal,
-        point_a: p.point_a + n * ra,
-        point_b: p.point_b - n * rb,
-        lower_bound: p.lower_bound - margin - core.band,
-        upper_bound,
-        iterations: core.iterations + p.iterations,
-        termination: p.termination,
     }
 }

@@ -242,27 +242,22 @@ where
     }
 }
 
-impl<T: Real, const D: usize, A, B> From<MinkowskiSum<A, B>> for Shape<T, D>
-where
-    Const<D>: ShapeDim<T, D>,
-    A: Into<Shape<T, D>>,
-    B: Into<Shape<T, D>>,
-{
-    fn from(s: MinkowskiSum<A, B>) -> Self {
-        Self::sum(s.a, s.b)
-    }
+/// `From` a combination of two shapes (`$combo { a, b }`), built by `Shape::$build`.
+macro_rules! from_two {
+    ($($combo:ident => $build:ident),*) => {$(
+        impl<T: Real, const D: usize, A, B> From<$combo<A, B>> for Shape<T, D>
+        where
+            Const<D>: ShapeDim<T, D>,
+            A: Into<Shape<T, D>>,
+            B: Into<Shape<T, D>>,
+        {
+            fn from(s: $combo<A, B>) -> Self {
+                Self::$build(s.a, s.b)
+            }
+        }
+    )*};
 }
-
-impl<T: Real, const D: usize, A, B> From<Hull<A, B>> for Shape<T, D>
-where
-    Const<D>: ShapeDim<T, D>,
-    A: Into<Shape<T, D>>,
-    B: Into<Shape<T, D>>,
-{
-    fn from(s: Hull<A, B>) -> Self {
-        Self::hull(s.a, s.b)
-    }
-}
+from_two!(MinkowskiSum => sum, Hull => hull);
 
 impl<T: Real, const D: usize, S: Into<Shape<T, D>>> From<Transformed<S, T, D>> for Shape<T, D>
 where
