@@ -153,8 +153,16 @@ pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
 /// them), for finding the edge a ray from that point crosses.
 struct Fan {
     c: V3,
-    /// (angle, edge index) ascending by angle; edge `i` runs from vertex `i` to `i + 1`.
-    by_angle: Vec<(f64, usize)>,
+    /// Ascending by angle.
+    by_angle: Vec<Spoke>,
+}
+
+/// A polygon vertex seen from the fan's interior point: its angle, and the edge it starts
+/// (edge `i` runs from vertex `i` to `i + 1`).
+#[derive(Clone, Copy)]
+struct Spoke {
+    angle: f64,
+    edge: usize,
 }
 
 impl Fan {
@@ -166,15 +174,18 @@ impl Fan {
             p[h[2 * n / 3] as usize],
         );
         let c = [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0, 0.0];
-        let mut by_angle: Vec<(f64, usize)> = h
+        let mut by_angle: Vec<Spoke> = h
             .iter()
             .enumerate()
             .map(|(i, &v)| {
                 let d = sub(p[v as usize], c);
-                (d[1].atan2(d[0]), i)
+                Spoke {
+                    angle: d[1].atan2(d[0]),
+                    edge: i,
+                }
             })
             .collect();
-        by_angle.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        by_angle.sort_unstable_by(|x, y| x.angle.total_cmp(&y.angle));
         Self { c, by_angle }
     }
 
@@ -183,13 +194,13 @@ impl Fan {
         let d = sub(x, self.c);
         let a = d[1].atan2(d[0]);
         // The last vertex at or below the angle starts the edge (wrapping to the last).
-        let k = self.by_angle.partition_point(|e| e.0 <= a);
+        let k = self.by_angle.partition_point(|e| e.angle <= a);
         let k = if k == 0 {
             self.by_angle.len() - 1
         } else {
             k - 1
         };
-        self.by_angle[k].1
+        self.by_angle[k].edge
     }
 }
 

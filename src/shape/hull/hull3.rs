@@ -11,6 +11,37 @@ use super::{
 use crate::tolerance::hull::PLANE_ROUNDING;
 use alloc::vec::Vec;
 
+/// A triangle's visibility mark, valid in the insertion numbered `epoch` only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    epoch: u32,
+    mark: Mark,
+}
+
+impl Seen {
+    /// Not marked in any insertion (epochs start at 1).
+    const NEVER: Self = Self {
+        epoch: 0,
+        mark: Mark::Unseen,
+    };
+
+    /// Visible from the apex of insertion `epoch`.
+    fn visible(epoch: u32) -> Self {
+        Self {
+            epoch,
+            mark: Mark::Visible,
+        }
+    }
+}
+
+/// An edge `a → b` of the horizon, with the hidden triangle `across` it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HorizonEdge {
+    a: u32,
+    b: u32,
+    across: u32,
+}
+
 /// Visibility marks of one insertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mark {
@@ -33,8 +64,8 @@ struct Builder<'a> {
     /// The point lists of the triangles' `outside` and `near` sets, linked through
     /// `next` (each point is in at most one list).
     next: Vec<u32>,
-    /// Visibility marks of the current insertion: (epoch, mark).
-    mark: Vec<(u32, Mark)>,
+    /// Visibility marks of the current insertion.
+    mark: Vec<Seen>,
     epoch: u32,
     /// Triangles whose outside set is not empty (may hold removed ones: skipped).
     work: Vec<u32>,
@@ -42,7 +73,7 @@ struct Builder<'a> {
     /// triangles, the kept triangles across the horizon.
     visible: Vec<u32>,
     stack: Vec<u32>,
-    ring: Vec<(u32, u32, u32)>,
+    ring: Vec<HorizonEdge>,
     orphans: Vec<u32>,
     fresh: Vec<u32>,
     kept: Vec<u32>,
@@ -146,8 +177,8 @@ impl Builder<'_> {
     fn flood(&mut self, f0: u32, q: u32) -> Result<(), Degenerate> {
         self.epoch += 1;
         let e = self.epoch;
-        self.mark.resize(self.tris.len(), (0, Mark::Unseen));
-        self.mark[f0 as usize] = (e, Mark::Visible);
+        self.mark.resize(self.tris.len(), Seen::NEVER);
+        self.mark[f0 as usize] = Seen::visible(e);
         self.visible.clear();
         self.visible.push(f0);
         self.stack.clear();
@@ -158,39 +189,45 @@ impl Builder<'_> {
                 let (a, b) = (tr.v[k], tr.v[(k + 1) % 3]);
                 let nb = self.link(tr.adj[k])?;
                 // A triangle hidden across one edge may still fold across another.
-                if self.mark[nb as usize] == (e, Mark::Visible) {
+                if self.mark[nb as usize] == Seen::visible(e) {
                     continue;
                 }
                 if self.sees(nb, a, b, q) {
-                    self.mark[nb as usize] = (e, Mark::Visible);
+                    self.mark[nb as usize] = Seen::visible(e);
                     self.stack.push(nb);
                     self.visible.push(nb);
                 } else {
-                    self.mark[nb as usize] = (e, Mark::Hidden);
+                    self.mark[nb as usize] = Seen {
+                        epoch: e,
+                        mark: Mark::Hidden,
+                    };
                 }
             }
         }
         Ok(())
     }
 
-    /// The horizon of the visible triangles as one loop of `(a, b, hidden neighbour)`
-    /// (into `ring`).
+    /// The horizon of the visible triangles as one loop of [`HorizonEdge`]s (into `ring`).
     fn horizon(&mut self) -> Result<(), Degenerate> {
         let e = self.epoch;
-        let mut h: Vec<(u32, u32, u32)> = core::mem::take(&mut self.ring);
+        let mut h: Vec<HorizonEdge> = core::mem::take(&mut self.ring);
         h.clear();
         for &f in &self.visible {
             let tr = &self.tris[f as usize];
             for k in 0..3 {
-                if self.mark[tr.adj[k] as usize] != (e, Mark::Visible) {
-                    h.push((tr.v[k], tr.v[(k + 1) % 3], tr.adj[k]));
+                if self.mark[tr.adj[k] as usize] != Seen::visible(e) {
+                    h.push(HorizonEdge {
+                        a: tr.v[k],
+                        b: tr.v[(k + 1) % 3],
+                        across: tr.adj[k],
+                    });
                 }
             }
         }
         // Chain into one loop (each vertex starts exactly one edge).
         let n = h.len();
-        h.sort_unstable_by_key(|x| x.0);
-        if n < 3 || h.windows(2).any(|w| w[0].0 == w[1].0) {
+        h.sort_unstable_by_key(|x| x.a);
+        if n < 3 || h.windows(2).any(|w| w[0].a == w[1].a) {
             return Err(Degenerate::Failed);
         }
         let mut ring = Vec::with_capacity(n);
@@ -201,7 +238,7 @@ impl Builder<'_> {
             }
             ring.push(cur);
             let k = h
-                .binary_search_by_key(&cur.1, |x| x.0)
+                .binary_search_by_key(&cur.b, |x| x.a)
                 .map_err(|_| Degenerate::Failed)?;
             cur = h[k];
         }
@@ -241,14 +278,13 @@ impl Builder<'_> {
         let n = self.ring.len();
         self.fresh.clear();
         for i in 0..n {
-            let (a, b, nb) = self.ring[i];
-            let f = self.push([a, b, q], [nb, NONE, NONE])?;
+            let HorizonEdge { a, b, across } = self.ring[i];
+            let f = self.push([a, b, q], [across, NONE, NONE])?;
             self.fresh.push(f);
         }
         self.kept.clear();
         for i in 0..n {
-            let (_, _, nb) = self.ring[i];
-            let (a, b) = (self.ring[i].0, self.ring[i].1);
+            let HorizonEdge { a, b, across: nb } = self.ring[i];
             let f = self.fresh[i];
             self.tris[f as usize].adj[1] = self.fresh[(i + 1) % n];
             self.tris[f as usize].adj[2] = self.fresh[(i + n - 1) % n];
@@ -257,7 +293,7 @@ impl Builder<'_> {
             self.kept.push(nb);
         }
         if self.mark.len() < self.tris.len() {
-            self.mark.resize(self.tris.len(), (0, Mark::Unseen));
+            self.mark.resize(self.tris.len(), Seen::NEVER);
         }
         let (orphans, fresh, kept) = (
             core::mem::take(&mut self.orphans),
