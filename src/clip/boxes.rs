@@ -37,7 +37,15 @@ struct Candidate<T: Real, const D: usize> {
 }
 
 /// The separating-axis test of the boxes `[−a, a]` and `t + R·[−b, b]`. Face axes win
-/// ties with edge axes within `slack` (they give the face contacts exactly).
+/// ties with edge axes within `slack` (they give the face contacts exactly). Algorithm:
+/// 1. A's face normals `e_i`: `s = |t_i| − a_i − Σ b_k |R_ik|`; the largest is kept, an
+///    equal one later does not replace it.
+/// 2. B's face normals `R_j`: the same with `Rᵀt`; the faces' best is noted.
+/// 3. 3D: the edge crosses `e_i × R_j`, normalised, skipped when the edges are parallel to
+///    rounding (`PARALLEL_EDGES_CLIP`); one replaces the best only by more than `slack`.
+/// 4. The best axis oriented from A towards B (`n·t ≥ 0`); an edge axis unless its
+///    separation is the faces' best. An edge axis gets the edges' closest points as its
+///    witness when they lie inside both edges ([`edge_witness`]).
 pub(crate) fn sat<T: Real, const D: usize>(
     a: &SVector<T, D>,
     b: &SVector<T, D>,
@@ -167,7 +175,15 @@ fn edge_witness<T: Real, const D: usize>(
 /// clip against, a clipped point on a vertex (three points on the segment), a deepest pair
 /// shallower than the contact allows (the support point and the witnesses).
 /// `tests::two_d_boxes_match_the_general_clipper` checks that both agree bit for bit.
-/// Written for any `D`, called only for `D = 2`.
+/// Written for any `D`, called only for `D = 2`. Algorithm (the numbered comments below):
+/// 1. The edges most aligned with `n` (A) and `−n` (B, mapped into A's frame); the
+///    reference as [`super::reference`] chooses it; neither a face: `FallBack`.
+/// 2. The incident edge clipped against the reference's side planes (`segment_planes`);
+///    three points on it (a clipped point on a vertex): `FallBack`.
+/// 3. Each point paired along `u` with the reference edge's line; pairs within the
+///    prediction (plus the rounding) kept, points within the rounding of a kept one once.
+/// 4. None kept, or the deepest shallower than the contact allows: `FallBack`; else the
+///    pairs pushed in A/B order, with their feature ids.
 pub(crate) fn manifold2<T: Real, const D: usize>(
     ha: &SVector<T, D>,
     hb: &SVector<T, D>,

@@ -284,7 +284,17 @@ fn polytope_feature<T: Real, const D: usize>(
 /// polygon when `dir` is within ~0.9° of the plane's normal, else the polygon's edge at
 /// the support vertex when nearly perpendicular to `dir`, else that vertex. Ids are point
 /// indices; the polygon's face id is 0 (1 seen from below), an edge's `2 | s << 16 | i`
-/// (its two ends).
+/// (its two ends). Algorithm:
+/// 1. `dir` of zero length: point 0. The support vertex `s` along `dir`.
+/// 2. The line: from point 0 to the point farthest from it, then its two extremes `lo`,
+///    `hi` along it, and the direction `lo → hi` (coincident points: a single point).
+/// 3. The point `wide` farthest off that line; in 2D, or no farther off than
+///    `FLAT_POLYGON` ulps of the segment's size: the segment `lo`–`hi` ([`segment`]).
+/// 4. Else the plane through `lo`, `hi`, `wide`, its normal `m` turned towards `dir`, and
+///    its polygon by a gift wrap from `s`, counter-clockwise seen from `m`.
+/// 5. `dir` within the tilt of `m` ([`within_tilt`]) and 3 vertices or more: the polygon.
+/// 6. Else the edge from `s` to its previous or next vertex, the one more perpendicular
+///    to `dir`, when within the tilt of perpendicular; else the vertex `s`.
 fn flat_feature<T: Real, const D: usize>(
     pts: &[Point<T, D>],
     dir: &SVector<T, D>,

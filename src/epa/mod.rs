@@ -371,7 +371,19 @@ pub(crate) enum Seed<T: Real, const D: usize> {
 /// vertex at the origin) the supports along ± every axis join the candidates and the
 /// largest `D`-simplex among them that contains the origin (barycentric coordinates
 /// `≥` minus their rounding, by the pivoted solve) is chosen. None with volume: `A − B` is flat,
-/// the contact is touching along its normal.
+/// the contact is touching along its normal. Algorithm:
+/// 1. GJK's simplex full, with volume beyond the rounding and the origin inside
+///    ([`around_origin`]): used as is, no support spent.
+/// 2. The supports along ± every axis join the candidates (each new point once); the
+///    lowest support value `n·w` probed is kept, an upper bound of the depth.
+/// 3. The largest `D`-simplex around the origin among the candidates ([`largest_simplex`]):
+///    the seed. Only one with volume but not around the origin: grown towards the origin
+///    ([`grow`]), which ends around it or touching.
+/// 4. None with volume: the supports along ± the normal of the candidates' span
+///    ([`span_normal`]); no extent beyond the band either way: flat, touching ([`flat`]);
+///    else they join the candidates and step 3 repeats, at most `D + 1` rounds.
+/// 5. Every round found extent but no simplex with volume: touching ([`flat`]), with the
+///    lowest support value `h` probed as its lower bound `−h` and normal, when lower.
 pub(crate) fn seed<T: Real, const D: usize, P>(
     pair: &P,
     simplex: &Simplex<T, D>,

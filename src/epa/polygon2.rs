@@ -105,7 +105,21 @@ impl<T: Real> Polygon2<T> {
         self.expand(pair, tol, limit, iterations, obs)
     }
 
-    /// The expansion loop.
+    /// The expansion loop (docs/epa.md §2). Algorithm:
+    /// 1. The edge nearest the origin ([`Self::closest_edge`]), its lower bound
+    ///    `max(dist, 0)`; no edge with a line left: `Degenerate`, on edge 0.
+    /// 2. The support `w` along its normal `n`, `h = n·w`; the smallest `h` seen is
+    ///    `upper`, and its edge is kept (docs/epa.md §1).
+    /// 3. The edge's own gap `h − lower` within `epa_rel · h` plus the rounding band:
+    ///    `Converged`.
+    /// 4. The iteration cap: `MaxIterations`, on the edge of the narrower own gap, this one
+    ///    or the one that set `upper` (docs/epa.md §1).
+    /// 5. `w` an end of the edge: `RepeatedSupport`.
+    /// 6. `w` inserted, the edges it sees removed ([`Self::insert`]); `w` sees every edge:
+    ///    `Degenerate`.
+    ///
+    /// Steps 3–6 finish on the edge that holds the origin's projection
+    /// ([`Self::finish_holding`]), except a `MaxIterations` on the edge that set `upper`.
     fn expand<P, O>(
         &mut self,
         pair: &P,

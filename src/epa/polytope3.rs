@@ -276,7 +276,23 @@ impl<T: Real> Polytope3<T> {
         }
     }
 
-    /// The expansion loop (docs/epa.md §3.2).
+    /// The expansion loop (docs/epa.md §3.2). Algorithm:
+    /// 1. The nearest live face off the heap, its lower bound `max(dist, 0)`; the heap
+    ///    empty: `Degenerate`, on the last face popped.
+    /// 2. A distance below the best popped by more than the larger of the rounding band
+    ///    and the bounds' gap (a horizon on noisy normals left the polytope non-convex):
+    ///    `NoProgress`, on the face that set `upper`.
+    /// 3. The support `w` along the face's normal `n`, `h = n·w`; the smallest `h` seen is
+    ///    `upper`, and its face is kept (docs/epa.md §1).
+    /// 4. The face's own gap `h − lower` within `epa_rel · h` plus the rounding band:
+    ///    `Converged`.
+    /// 5. The iteration cap: `MaxIterations`, on the face of the narrower own gap, this one
+    ///    or the one that set `upper` (docs/epa.md §1).
+    /// 6. `w` a vertex of the face: `RepeatedSupport`.
+    /// 7. The silhouette ([`Self::grow`]): the faces `w` sees removed, a fan from `w` to the
+    ///    horizon added and pushed on the heap; no valid horizon: `Degenerate`.
+    ///
+    /// Every stop answers through [`Self::finish`].
     fn expand<P, O>(
         &mut self,
         pair: &P,
@@ -445,7 +461,19 @@ impl<T: Real> Polytope3<T> {
     }
 
     /// The result on face `f`: the origin's projection `x` onto it and the witnesses at
-    /// `x` ([`Self::locate`]: on the face that holds `x`).
+    /// `x` ([`Self::locate`]: on the face that holds `x`). Algorithm:
+    /// 1. `x = max(dist, 0)·n` (no normal: any axis); the face that holds `x`
+    ///    ([`Self::locate`]) and its vertices `y`.
+    /// 2. The own weights: `x` projected onto that face ([`stable_weights`]) when all are
+    ///    non-negative, else `locate`'s areas; the normal is face `f`'s.
+    /// 3. Fixed-point candidates, in `f64`: the closest point's weights ([`wide_closest`])
+    ///    with its direction (deeper than the band only), and with `f`'s normal in `f64`.
+    /// 4. Float candidates: within the band, the closest point's weights with `f`'s normal;
+    ///    an area negative and no projection, its weights and direction if [`needle_tilt_ok`].
+    /// 5. Of the own pair and the candidates, the one whose witnesses are nearest
+    ///    `depth · n` apart ([`mismatch`]; a candidate wins ties).
+    /// 6. The weights normalised and the vertices' points on A and on B mixed with them
+    ///    (a zero sum: the first vertex's); bounds `[−max(upper, lower), −lower]`.
     fn finish(
         &self,
         f: u32,

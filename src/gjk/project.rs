@@ -28,7 +28,14 @@ pub(crate) struct Projected<T: Real, const D: usize> {
 /// `v` is then accurate to `ε·‖y‖` however elongated the simplex, and the returned
 /// direction (`v` projected once more) to `ε` in angle along the hull. `None` when an edge is
 /// dependent on the earlier ones at the scalar's precision, or a quotient would exceed
-/// `1/ε` (it could overflow a fixed-point type).
+/// `1/ε` (it could overflow a fixed-point type). Algorithm (docs/gjk.md §2.4):
+/// 1. Fixed-point: the vertices scaled by a power of two into `[1/2, 2)` (exact).
+/// 2. Gram–Schmidt on the edges from `y_k`: `q̃ⱼ` and `rᵢⱼ`; an edge with
+///    `q̃ⱼ·q̃ⱼ ≤ ε ‖eⱼ‖²` (what is left is rounding): `None`.
+/// 3. `v = y_k − Σ cᵢ q̃ᵢ`.
+/// 4. Reorthogonalisation (Björck 1967): `v` at unit size projected once more; floats
+///    take that as `v`, fixed-point as the direction, `v` scaled back (failed: `v` both).
+/// 5. Back substitution of `R μ = −c`: `λⱼ = μⱼ`, `λ_k = 1 − Σ μⱼ`.
 pub(crate) fn project<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     set: VertexSet,
@@ -153,6 +160,16 @@ where
 ///
 /// `johnson`: with `fast`, Johnson's own coordinates `Δᵢ / ΣΔ` (no projection); without,
 /// they are the fallback when the projection fails. Without tables the projection is all.
+///
+/// Algorithm:
+/// 1. The base vertex: `last` if in `set`, else the lowest; `scale`, the largest
+///    coordinate of the set's vertices.
+/// 2. Unless `fast`, the projection ([`project`]).
+/// 3. Skipped or failed: Johnson's `λᵢ = Δᵢ / ΣΔ` from its table and `v = p + Σ λᵢ eᵢ`;
+///    no tables, or `ΣΔ ≤ 0`: `None`.
+/// 4. A coordinate below `−slack`: `None`; the others clamped at 0 (a zero sum: `None`).
+/// 5. The witnesses `a`, `b` mixed with the normalised coordinates; `full` when `set` has
+///    all `D + 1` vertices.
 pub(super) fn closest_of<T: Real, const D: usize>(
     pts: &[SupportPoint<T, D>],
     set: VertexSet,

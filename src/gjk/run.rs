@@ -228,8 +228,8 @@ where
     /// (a warm simplex's closest point, or the centres' difference; a warm simplex around
     /// the origin ends the run at once):
     /// 1. `w = s(−v)`, checked; the rounding band grows with the coordinates seen.
-    /// 2. The lower bound `μ = max(μ, v·w/‖v‖)`; in an intersection test, `μ` beyond the
-    ///    margin and the rounding proves the shapes apart (`SeparatingAxis`).
+    /// 2. The lower bound `μ = max(μ, v·w/‖v‖)`; in an intersection or margin test, `μ`
+    ///    beyond the margin and the rounding proves the shapes apart (`SeparatingAxis`).
     /// 3. Bounds within the rounding (or, for distances, the relative gap): `Converged`.
     /// 4. `w` already a vertex: `RepeatedSupport` (`v` is then optimal up to rounding).
     /// 5. Add `w`, solve the simplex. The origin inside: `Contained`; `‖v‖` within the
@@ -258,7 +258,13 @@ where
         Ok(out)
     }
 
-    /// [`Run::steered`]'s loop, plain GJK or (`TUNED`) the selected variant.
+    /// [`Run::steered`]'s loop, plain GJK or (`TUNED`) the selected variant: the steps of
+    /// its outline, from [`Run::start`]. Beyond them: a vertex the simplex cannot take or a
+    /// failed solve is `Degenerate`, Johnson's overflow `OutOfRange`, a solve nearer than
+    /// the lower bound by more than the band `NoProgress`; a stall first bounds along the
+    /// new simplex's direction ([`Run::bound_along`]); `TUNED`, a momentum step that proves
+    /// nothing is undone and the run goes on plain (docs/gjk.md §7); in an intersection
+    /// test `‖v‖` within the margin is `Touching`; the iteration cap `MaxIterations`.
     fn iterate<const TUNED: bool, O: Observer<T, D>>(
         mut self,
         obs: &mut O,

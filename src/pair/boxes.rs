@@ -643,7 +643,17 @@ struct Pair<T: Real, const D: usize> {
 /// to the face's rectangle (Sutherland–Hodgman; a face of a convex polygon adds at most
 /// one vertex per plane). Returns `(p on the face, q on the feature)` with `q` the
 /// centroid of the clipped feature and `p` its projection onto the face (with the free
-/// axes of each), or `None` when the feature misses the face.
+/// axes of each), or `None` when the feature misses the face. Algorithm:
+/// 1. The incident feature: B's axis `k` is free when `|R_ik|·hb_k ≤ thr` (`hb_k > 0`, at
+///    most `D − 1` of them), else fixed at the sign of `m = Rᵀ(−σ e_i)`.
+/// 2. No free axis (a vertex, the usual case): `p` its projection onto the face, clamped
+///    when within `thr` outside the rectangle; farther out: `None`.
+/// 3. 2D, an edge: its interval clipped to the face's side `|x_k| ≤ ha_k + thr`
+///    ([`clip_segment`]; missed: `None`), `q` the midpoint; `p` as in step 5.
+/// 4. 3D, an edge or a face: its polygon (each free axis doubles it, in cyclic order)
+///    clipped to `|x_k| ≤ ha_k + thr` for both axes `k ≠ i`; emptied: `None`.
+/// 5. `q` the clipped polygon's vertex average, `p` its projection onto the face
+///    ([`onto_face`]).
 fn clip_face<T: Real, const D: usize>(
     ha: &SVector<T, D>,
     hb: &SVector<T, D>,

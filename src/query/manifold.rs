@@ -36,6 +36,19 @@ where
 
     /// [`manifold_with_workspace`] of this pair.
     ///
+    /// Algorithm:
+    /// 1. The tolerances, `prediction` (finite, `≥ 0`) and the pair checked; B placed in
+    ///    A's frame.
+    /// 2. Two cuboids: the separating-axis test (docs/clipping.md §5); beyond the
+    ///    prediction: the empty manifold along its axis; an edge axis without witnesses:
+    ///    fall-back; else its contact clipped (2D: first `clip::boxes::manifold2`).
+    /// 3. Other shapes, or the boxes' fall-back: the contact from the pair's closed forms
+    ///    (docs/pairs.md), else GJK and EPA; its slack is its bounds' width plus the
+    ///    rounding of a clipped pair.
+    /// 4. Within the prediction plus that slack: the features clipped (`clip::build`); a
+    ///    fall-back there leaves the empty manifold along the contact's normal.
+    /// 5. The manifold mapped from A's frame to the world frame.
+    ///
     /// # Errors
     /// As [`manifold`].
     #[inline]

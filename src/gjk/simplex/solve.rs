@@ -51,6 +51,17 @@ where
     /// Signed volumes on the vertices scaled by a power of two into `[1/2, 2)` when their
     /// size would over- or underflow the degree-3 volumes (floats) or lose their digits
     /// (fixed-point below 1/2): exact, and the barycentric coordinates do not change.
+    /// Algorithm:
+    /// 1. One vertex: itself, exactly (no volumes, no certificate).
+    /// 2. The power of two `k` for the vertices' largest coordinate; 2D floats with `k = 1`:
+    ///    the signed areas in the plane ([`Self::solve_planar`]).
+    /// 3. Signed volumes ([`volumes::closest`]) on the vertices, scaled by `k` when `k ≠ 1`
+    ///    (`v` divided back); floats take `v` as the direction.
+    /// 4. The origin inside by the sign tests: kept if the residual `Σ λᵢ yᵢ` is within the
+    ///    rounding (docs/gjk.md §2.5), else the pivoted solve ([`Self::origin_inside`]),
+    ///    else the search ([`Self::search`]).
+    /// 5. Otherwise a segment, or an answer passing the optimality condition
+    ///    ([`Self::optimal`]), is kept; else the exhaustive search.
     fn solve_volumes(&mut self, r: &Rounding<T>, witnesses: bool) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
         if self.set.is_single() {

@@ -11,7 +11,19 @@ use alloc::vec::Vec;
 use num_traits::Float as _;
 
 /// The hull of a planar cloud (`z` ignored): Andrew's monotone chain, dropping vertices
-/// within `tol.plane` of the line through their neighbours.
+/// within `tol.plane` of the line through their neighbours. Algorithm:
+/// 1. The distinct points ([`unique`]), sorted by x, then y; fewer than 3, within
+///    `tol.plane` of each other: `Point`.
+/// 2. The two chains (the sorted points forward, then backward): a point stays only more
+///    than `tol.plane` right of the line from its predecessor to the next point; within
+///    that but past the next point, the next point is dropped (not a chain's end).
+/// 3. Fewer than 3 vertices: `Point` or `Collinear`, by the cloud's spread.
+/// 4. One face per edge, with its outward normal (a zero-length edge: `Failed`).
+/// 5. Each other point: the edge crossed by the ray from an interior point through it
+///    ([`Fan`]); in front of it by more than `LOST · tol.plane`: `Failed`.
+/// 6. A descent to the nearest edge; no more than `tol.margin` behind its line or the
+///    crossed edge's, the point joins the support graph, linked to the nearest edge's ends.
+/// 7. The graph in CSR form ([`csr`]); the vertices sorted.
 pub(crate) fn hull2(p: &[V3], tol: &Tol) -> Result<HullMesh, Degenerate> {
     let t = tol.plane;
     let uniq = unique(p); // sorted by x, then y

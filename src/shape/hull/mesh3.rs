@@ -75,6 +75,21 @@ const FULL_CHECK: usize = 1 << 16;
 /// `p` are the points the triangles index, `orig` their indices in the input (of
 /// `n_input` points), `near` the near-surface points with their triangles, `inner` a
 /// point strictly inside the first tetrahedron. The result is in input indices.
+/// Algorithm:
+/// 1. The live triangles compacted and their links renumbered (a link to a removed
+///    triangle: `Failed`).
+/// 2. The checks ([`check`]): twin links, local convexity, `inner` behind every facet,
+///    Euler's formula; they give the vertices.
+/// 3. The support graph: the triangles' edges, and each near-surface point (not a vertex,
+///    its triangle live) with its nearest triangle ([`nearest`], a walk from its own).
+/// 4. In front of that triangle's plane by more than `LOST · tol.round`: `Failed`; no
+///    more than `tol.margin` behind it: the point linked to its three vertices.
+/// 5. Small clouds (at most `FULL_CHECK` point–facet pairs): every point against every
+///    facet's plane.
+/// 6. Into input indices: the nodes sorted, their corner flags, the links; the graph in
+///    CSR form ([`csr`]).
+/// 7. Coplanar triangles merged into faces ([`merge`]); the vertices are the points left
+///    on the faces' rings.
 pub(super) fn finish(
     p: &[V3],
     orig: &[u32],
@@ -300,6 +315,18 @@ fn tri_face(tr: &Tri) -> Face {
 /// triangle that is no candidate joins a seed only if it comes later in that order (else
 /// it would have been its own seed first), which gives the groups of visiting every
 /// triangle in area order.
+///
+/// Algorithm:
+/// 1. Each triangle's area vector; the order: decreasing area, then index.
+/// 2. The candidates (a neighbour passes their test: normal the same way, its three
+///    vertices within `t` of their plane), sorted in that order.
+/// 3. From each ungrouped candidate, a breadth-first growth across edges: an ungrouped
+///    neighbour, a candidate or later in the order, joins if it passes the seed's test.
+/// 4. The group's normal: its summed area vector's direction (zero: the seed's). A group
+///    of several whose boundary is one simple loop ([`boundary_loop`]) and convex within
+///    `t` ([`convex`]) is one polygon face; else its triangles.
+/// 5. The faces in area order (ungrouped triangles as their own, a group at its seed);
+///    polygon vertices within `t` of their neighbours' line dropped ([`drop_collinear`]).
 fn merge(p: &[V3], tris: &[Tri], t: f64) -> Vec<Face> {
     let area2: Vec<V3> = tris
         .iter()
