@@ -366,7 +366,7 @@ pub(crate) enum Seed<T: Real, const D: usize> {
     Flat(Contact<T, D>),
 }
 
-/// Prepares EPA's first simplex from GJK's (docs/epa.md §1.1). A full simplex containing
+/// Prepares EPA's first simplex from GJK's (docs/epa.md §3.1). A full simplex containing
 /// the origin is used as is. Otherwise (GJK stopped touching, on a segment, a triangle or a
 /// vertex at the origin) the supports along ± every axis join the candidates and the
 /// largest `D`-simplex among them that contains the origin (barycentric coordinates
