@@ -212,7 +212,7 @@ where
             // encloses the origin.
             let mut e = SVector::<T, D>::zeros();
             e[0] = T::one();
-            p = self.pair.support(&-e);
+            p = self.pair.support_against(&e);
             check_range(&p, limit)?;
         }
         Ok(Start {
@@ -310,7 +310,7 @@ where
             } else {
                 out.dir
             };
-            let sp = self.pair.support(&-v);
+            let sp = self.pair.support_against(&v);
             check_range(&sp, limit)?;
             // Plain comparisons (`real::amax`): `check_range` passed the point.
             out.coords = amax_from(amax_from(out.coords, &sp.a.coords), &sp.b.coords);
@@ -486,7 +486,7 @@ where
         return Ok(None);
     };
     let u = u.into_inner();
-    let sp = pair.support(&-u);
+    let sp = pair.support_against(&u);
     check_range(&sp, coordinate_limit::<T, D>())?;
     let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
     Ok(Some(PlaneBound {
@@ -587,7 +587,6 @@ pub(crate) fn vertex_limit<T: Real>() -> Option<T> {
 /// distance 0 at a [`common_point`]. The bounds are the cores', widened by the band and by
 /// `widen` (rounding the answer did not see: the poses', for an answer computed in the
 /// world frame): proven for the exact shapes, not only for the computed points.
-#[inline]
 pub(crate) fn rounded_distance<T: Real, const D: usize>(
     core: &GjkEnd<T, D>,
     normal: Option<Unit<SVector<T, D>>>,

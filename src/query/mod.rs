@@ -32,6 +32,7 @@ macro_rules! posed_query {
         where Const<D>: $dim:path, shapes: $shape:ident;
     ) => {
         $(#[$attr])*
+        #[inline]
         pub fn $name<T, R, const D: usize, A, B $(, $obs)?>(
             pose_a: &::nalgebra::Isometry<T, R, D>,
             a: &A,
