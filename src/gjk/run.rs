@@ -587,6 +587,7 @@ pub(crate) fn vertex_limit<T: Real>() -> Option<T> {
 /// distance 0 at a [`common_point`]. The bounds are the cores', widened by the band and by
 /// `widen` (rounding the answer did not see: the poses', for an answer computed in the
 /// world frame): proven for the exact shapes, not only for the computed points.
+#[inline]
 pub(crate) fn rounded_distance<T: Real, const D: usize>(
     core: &GjkEnd<T, D>,
     normal: Option<Unit<SVector<T, D>>>,
