@@ -27,7 +27,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod common;
-use common::{Line, Pose2F, Pose3F, SplitMix64};
+use common::{Dist, Line, Pose2F, Pose3F, SplitMix64};
+use convex_proximity::shape::{Capsule, Cuboid, Polytope, SupportMap};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -107,7 +108,7 @@ struct Inputs<const D: usize, P> {
 mod reference {
     use super::{Pose2F, Pose3F};
     pub use crate::common::reference::{capsule, cuboid, hull};
-    pub use crate::common::{dist2, dist3, iso2, iso3};
+    pub use crate::common::{iso2, iso3};
     use convex_proximity::shape::SupportMap;
     use nalgebra::SVector;
 
@@ -141,34 +142,31 @@ mod reference {
     }
 }
 
-fn inputs3() -> Inputs<3, Pose3F> {
-    use reference::{capsule, cuboid, dist3, hull};
-    let mut rng = SplitMix64(0x5EED_E003);
-    let s = Shapes::<3>::new(&mut rng);
+/// The inputs of one dimension, from `seed`.
+fn inputs<const D: usize, P>(seed: u64) -> Inputs<D, P>
+where
+    P: Dist<D>,
+    Cuboid<f64, D>: SupportMap<f64, D>,
+    Capsule<f64, D>: SupportMap<f64, D>,
+    Polytope<f64, D>: SupportMap<f64, D>,
+{
+    use reference::{capsule, cuboid, hull};
+    let mut rng = SplitMix64(seed);
+    let s = Shapes::<D>::new(&mut rng);
     let poses = [
-        configs(&mut rng, dist3(&cuboid(&s.box_a), &cuboid(&s.box_b))),
         configs(
             &mut rng,
-            dist3(&capsule::<3>(s.capsule_a), &capsule::<3>(s.capsule_b)),
+            P::dist(&cuboid::<D>(&s.box_a), &cuboid::<D>(&s.box_b)),
         ),
-        configs(&mut rng, dist3(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs(&mut rng, dist3(&hull(&s.hull_big_a), &hull(&s.hull_big_b))),
-    ];
-    Inputs { shapes: s, poses }
-}
-
-fn inputs2() -> Inputs<2, Pose2F> {
-    use reference::{capsule, cuboid, dist2, hull};
-    let mut rng = SplitMix64(0x5EED_E002);
-    let s = Shapes::<2>::new(&mut rng);
-    let poses = [
-        configs(&mut rng, dist2(&cuboid(&s.box_a), &cuboid(&s.box_b))),
         configs(
             &mut rng,
-            dist2(&capsule::<2>(s.capsule_a), &capsule::<2>(s.capsule_b)),
+            P::dist(&capsule::<D>(s.capsule_a), &capsule::<D>(s.capsule_b)),
         ),
-        configs(&mut rng, dist2(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs(&mut rng, dist2(&hull(&s.hull_big_a), &hull(&s.hull_big_b))),
+        configs(&mut rng, P::dist(&hull(&s.hull32_a), &hull(&s.hull32_b))),
+        configs(
+            &mut rng,
+            P::dist(&hull(&s.hull_big_a), &hull(&s.hull_big_b)),
+        ),
     ];
     Inputs { shapes: s, poses }
 }
@@ -547,13 +545,13 @@ peers!(d2_f32, parry2d, f32, 2, "2d_f32");
 peers!(d2_f64, parry2d_f64, f64, 2, "2d_f64");
 
 fn bench_3d(c: &mut Criterion) {
-    let inputs = inputs3();
+    let inputs = inputs::<3, Pose3F>(0x5EED_E003);
     d3_f32::run(c, &inputs);
     d3_f64::run(c, &inputs);
 }
 
 fn bench_2d(c: &mut Criterion) {
-    let inputs = inputs2();
+    let inputs = inputs::<2, Pose2F>(0x5EED_E002);
     d2_f32::run(c, &inputs);
     d2_f64::run(c, &inputs);
 }

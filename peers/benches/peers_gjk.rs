@@ -27,7 +27,8 @@
 //! `distance_with_cache`, and parry, over a closed path of [`PATH`] steps.
 
 mod common;
-use common::{Line, Pose2F, Pose3F, SplitMix64};
+use common::{Dist, Line, Pose2F, Pose3F, SplitMix64};
+use convex_proximity::shape::{Ball, Capsule, Cuboid, Polytope, SupportMap};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -125,30 +126,29 @@ struct Inputs<const D: usize, P> {
     poses: [Configs<P>; 4],
 }
 
-fn inputs3() -> Inputs<3, Pose3F> {
-    use common::dist3;
+/// The inputs of one dimension, from `seed`.
+fn inputs<const D: usize, P>(seed: u64) -> Inputs<D, P>
+where
+    P: Dist<D>,
+    Cuboid<f64, D>: SupportMap<f64, D>,
+    Capsule<f64, D>: SupportMap<f64, D>,
+    Polytope<f64, D>: SupportMap<f64, D>,
+    Ball<f64>: SupportMap<f64, D>,
+{
     use common::reference::{ball, capsule, cuboid, hull};
-    let mut rng = SplitMix64(0x5EED_0003);
-    let s = Shapes::<3>::new(&mut rng);
+    let mut rng = SplitMix64(seed);
+    let s = Shapes::<D>::new(&mut rng);
     let poses = [
-        configs(&mut rng, dist3(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs(&mut rng, dist3(&ball(s.ball), &capsule::<3>(s.capsule))),
-        configs(&mut rng, dist3(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs(&mut rng, dist3(&hull(&s.hull1000_a), &hull(&s.hull1000_b))),
-    ];
-    Inputs { shapes: s, poses }
-}
-
-fn inputs2() -> Inputs<2, Pose2F> {
-    use common::dist2;
-    use common::reference::{ball, capsule, cuboid, hull};
-    let mut rng = SplitMix64(0x5EED_0002);
-    let s = Shapes::<2>::new(&mut rng);
-    let poses = [
-        configs(&mut rng, dist2(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs(&mut rng, dist2(&ball(s.ball), &capsule::<2>(s.capsule))),
-        configs(&mut rng, dist2(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs(&mut rng, dist2(&hull(&s.hull1000_a), &hull(&s.hull1000_b))),
+        configs(
+            &mut rng,
+            P::dist(&cuboid::<D>(&s.box_a), &cuboid::<D>(&s.box_b)),
+        ),
+        configs(&mut rng, P::dist(&ball(s.ball), &capsule::<D>(s.capsule))),
+        configs(&mut rng, P::dist(&hull(&s.hull32_a), &hull(&s.hull32_b))),
+        configs(
+            &mut rng,
+            P::dist(&hull(&s.hull1000_a), &hull(&s.hull1000_b)),
+        ),
     ];
     Inputs { shapes: s, poses }
 }
@@ -498,13 +498,13 @@ peers!(
 );
 
 fn bench_3d(c: &mut Criterion) {
-    let inputs = inputs3();
+    let inputs = inputs::<3, Pose3F>(0x5EED_0003);
     d3_f32::run(c, &inputs);
     d3_f64::run(c, &inputs);
 }
 
 fn bench_2d(c: &mut Criterion) {
-    let inputs = inputs2();
+    let inputs = inputs::<2, Pose2F>(0x5EED_0002);
     d2_f32::run(c, &inputs);
     d2_f64::run(c, &inputs);
 }

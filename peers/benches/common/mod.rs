@@ -93,6 +93,33 @@ impl Line for Pose2F {
     }
 }
 
+/// A pose of dimension `D` that can be placed along a line, with our f64 distance between
+/// two shapes at two such poses ([`dist3`], [`dist2`]).
+pub trait Dist<const D: usize>: Line {
+    fn dist<A: SupportMap<f64, D>, B: SupportMap<f64, D>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64;
+}
+
+impl Dist<3> for Pose3F {
+    fn dist<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64 {
+        dist3(a, b)
+    }
+}
+
+impl Dist<2> for Pose2F {
+    fn dist<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64 {
+        dist2(a, b)
+    }
+}
+
 /// Our f64 shapes, used to place the inputs and check the answers.
 pub mod reference {
     use convex_proximity::shape::{Ball, Capsule, Cuboid, Polytope};
