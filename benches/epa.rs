@@ -17,23 +17,21 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod common;
-use common::SplitMix64;
+use common::{Iso, SplitMix64, hulls, to_t};
 use convex_proximity::{
     Real, Tolerances, epa,
     epa::ContactDim,
     lit, query,
-    shape::{Capsule, Cuboid, Polytope, SupportMap},
+    shape::{Capsule, Cuboid, SupportMap},
 };
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::{Const, Isometry, Point, Rotation, SVector, Translation};
+use nalgebra::{Const, Point, SVector};
 use simba::scalar::FixedI40F24;
 use std::hint::black_box;
 use std::time::Duration;
 
 const BATCH: usize = 64;
 const CONFIGS: [(&str, f64); 2] = [("shallow", 0.95), ("deep", 0.5)];
-
-type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
 
 /// The configurations' batches: B along a random direction from A's centre, at a fraction
 /// of the offset where the shapes first touch (bisection on our f64 distance).
@@ -50,34 +48,15 @@ where
     let tol = Tolerances::default();
     let mut out = vec![Vec::new(); CONFIGS.len()];
     for _ in 0..BATCH {
-        let pa = Iso::from_parts(
-            Translation::from(SVector::from_fn(|_, _| rng.range(-3.0, 3.0))),
-            rng.rotation(),
-        );
-        let rb = rng.rotation();
-        let u = rng.unit_vec::<D>();
-        let at = |s: f64| Iso::from_parts(Translation::from(pa.translation.vector + u * s), rb);
-        let (mut lo, mut hi) = (0.0, 10.0);
-        for _ in 0..64 {
-            let mid = 0.5 * (lo + hi);
-            if query::distance(&pa, a, &at(mid), b, &tol).unwrap().distance <= 0.0 {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
+        let (pa, at) = common::line::<D>(rng);
+        let (lo, _) = common::bisect(0.0, 10.0, |mid| {
+            query::distance(&pa, a, &at(mid), b, &tol).unwrap().distance <= 0.0
+        });
         for (k, (_, f)) in CONFIGS.iter().enumerate() {
             out[k].push((pa, at(f * lo)));
         }
     }
     out
-}
-
-fn to_t<T: Real, const D: usize>(p: &Iso<f64, D>) -> Iso<T, D> {
-    Iso::from_parts(
-        Translation::from(p.translation.vector.map(lit::<T>)),
-        Rotation::from_matrix_unchecked(p.rotation.matrix().map(lit::<T>)),
-    )
 }
 
 fn boxes<T: Real, const D: usize>() -> (Cuboid<T, D>, Cuboid<T, D>) {
@@ -94,18 +73,6 @@ fn capsules<T: Real>() -> (Capsule<T, 3>, Capsule<T, 3>) {
         Capsule::new(Point::from(-e), Point::from(e), lit(r))
     };
     (cap(0.8, 0.4), cap(0.6, 0.3))
-}
-fn hulls<T: Real>(seed: u64) -> (Polytope<T, 3>, Polytope<T, 3>) {
-    let mut rng = SplitMix64(seed);
-    let mut cloud = || {
-        Polytope::try_new(
-            (0..32)
-                .map(|_| Point::from(rng.unit_vec::<3>().map(lit::<T>)))
-                .collect(),
-        )
-        .unwrap()
-    };
-    (cloud(), cloud())
 }
 
 /// Times `contact_with_workspace` on every configuration.
@@ -174,10 +141,10 @@ fn bench_3d(c: &mut Criterion) {
     let (a, b) = capsules::<F>();
     bench_pair(c, "3d_fixed/capsule_capsule", (&a, &b), &p);
 
-    let (a, b) = hulls::<f64>(0x5EED_2032);
+    let (a, b) = hulls::<f64, 3>(32, 0x5EED_2032);
     let p = configs(&mut rng, &a, &b);
     bench_pair(c, "3d_f64/hull32", (&a, &b), &p);
-    let (a, b) = hulls::<F>(0x5EED_2032);
+    let (a, b) = hulls::<F, 3>(32, 0x5EED_2032);
     bench_pair(c, "3d_fixed/hull32", (&a, &b), &p);
 }
 

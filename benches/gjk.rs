@@ -12,13 +12,13 @@
 //! Run: `cargo bench --bench gjk` (about two minutes).
 
 mod common;
-use common::SplitMix64;
+use common::{Iso, SplitMix64, hulls, to_t};
 use convex_proximity::{
     Real, Tolerances, lit, query,
-    shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
+    shape::{Ball, Capsule, Cuboid, SupportMap},
 };
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::{Const, Isometry, Point, Rotation, SVector, Translation};
+use nalgebra::{Const, Point, SVector};
 use simba::scalar::FixedI40F24;
 use std::hint::black_box;
 use std::time::Duration;
@@ -28,20 +28,9 @@ const CONFIGS: [(&str, f64); 3] = [("separated", 0.5), ("close", 1e-3), ("overla
 /// The `overlapping` placement: this fraction of the `close` offset.
 const OVERLAP_FRACTION: f64 = 0.8;
 
-type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
-
 /// The smallest `t` in `[0, 10]` with `dist(t) >= gap` (bisection).
 fn bisect(gap: f64, dist: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 10.0);
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if dist(mid) < gap {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    hi
+    common::bisect(0.0, 10.0, |mid| dist(mid) < gap).1
 }
 
 /// The batches of the three configurations, placed by bisection on our f64 distance
@@ -59,13 +48,7 @@ where
     let tol = Tolerances::default();
     let mut out: [Vec<_>; 3] = Default::default();
     for _ in 0..BATCH {
-        let pa = Iso::from_parts(
-            Translation::from(SVector::from_fn(|_, _| rng.range(-3.0, 3.0))),
-            rng.rotation(),
-        );
-        let rb = rng.rotation();
-        let u = rng.unit_vec::<D>();
-        let at = |s: f64| Iso::from_parts(Translation::from(pa.translation.vector + u * s), rb);
+        let (pa, at) = common::line::<D>(rng);
         let dist = |s: f64| query::distance(&pa, a, &at(s), b, &tol).unwrap().distance;
         let t_sep = bisect(CONFIGS[0].1, dist);
         let t_close = bisect(CONFIGS[1].1, dist);
@@ -74,13 +57,6 @@ where
         out[2].push((pa, at(OVERLAP_FRACTION * t_close)));
     }
     out
-}
-
-fn to_t<T: Real, const D: usize>(p: &Iso<f64, D>) -> Iso<T, D> {
-    Iso::from_parts(
-        Translation::from(p.translation.vector.map(lit::<T>)),
-        Rotation::from_matrix_unchecked(p.rotation.matrix().map(lit::<T>)),
-    )
 }
 
 // The shapes, written once over the scalar.
@@ -102,18 +78,6 @@ fn ball_capsule<T: Real, const D: usize>() -> (Ball<T>, Capsule<T, D>) {
 }
 fn ball_box<T: Real, const D: usize>() -> (Ball<T>, Cuboid<T, D>) {
     (Ball::new(T::one()), boxes().1)
-}
-fn hulls<T: Real, const D: usize>(n: usize, seed: u64) -> (Polytope<T, D>, Polytope<T, D>) {
-    let mut rng = SplitMix64(seed);
-    let mut cloud = || {
-        Polytope::try_new(
-            (0..n)
-                .map(|_| Point::from(rng.unit_vec::<D>().map(lit::<T>)))
-                .collect(),
-        )
-        .unwrap()
-    };
-    (cloud(), cloud())
 }
 
 /// Times `distance` (and `intersects` when `with_intersects`) on every configuration.

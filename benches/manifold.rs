@@ -14,7 +14,7 @@
 //! (lines `manifold`). Run: `cargo bench --bench manifold` (under a minute).
 
 mod common;
-use common::SplitMix64;
+use common::{Iso, SplitMix64, to_t};
 use convex_proximity::{
     Real, Tolerances, clip,
     clip::FeatureMap,
@@ -23,9 +23,7 @@ use convex_proximity::{
     shape::{Capsule, Cuboid, SupportMap},
 };
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::{
-    Const, Isometry, Point, Rotation, Rotation2, Rotation3, SVector, Translation, Unit, Vector3,
-};
+use nalgebra::{Const, Point, Rotation, Rotation2, Rotation3, SVector, Translation, Unit, Vector3};
 use simba::scalar::FixedI40F24;
 use std::f64::consts::PI;
 use std::hint::black_box;
@@ -35,8 +33,6 @@ const BATCH: usize = 64;
 const PREDICTION: f64 = 0.01;
 const GROUND: [f64; 3] = [1.0, 0.5, 1.0];
 const BOX: [f64; 3] = [0.5, 0.4, 0.6];
-
-type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
 
 /// A random rotation of dimension `D` (2 or 3) and a small tilt of B from lying flat.
 trait Placement<const D: usize> {
@@ -95,28 +91,15 @@ where
                 t[1] = h;
                 Iso::from_parts(Translation::from(t), rot)
             };
-            let (mut lo, mut hi) = (0.0, 3.0);
-            for _ in 0..64 {
-                let mid = 0.5 * (lo + hi);
+            let (_, hi) = common::bisect(0.0, 3.0, |mid| {
                 let s = query::contact(&pa, &a, &(pa * rel(mid)), b, &tol)
                     .unwrap()
                     .separation;
-                if s < target {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
+                s < target
+            });
             (pa, pa * rel(hi))
         })
         .collect()
-}
-
-fn to_t<T: Real, const D: usize>(p: &Iso<f64, D>) -> Iso<T, D> {
-    Iso::from_parts(
-        Translation::from(p.translation.vector.map(lit::<T>)),
-        Rotation::from_matrix_unchecked(p.rotation.matrix().map(lit::<T>)),
-    )
 }
 
 fn cuboid<T: Real, const D: usize>(h: &[f64; 3]) -> Cuboid<T, D> {

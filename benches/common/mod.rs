@@ -1,7 +1,62 @@
-//! Shared by our benches: the seeded input generator.
+//! Shared by our benches: the seeded input generator, the f64 placements along a random
+//! line, the bisection that sets them, and the conversion of the f64 poses to a scalar.
 #![allow(dead_code)]
 
-use nalgebra::{Rotation, SMatrix, SVector};
+use convex_proximity::{Real, lit, shape::Polytope};
+use nalgebra::{Isometry, Point, Rotation, SMatrix, SVector, Translation};
+
+/// A pose as the benches store it: a rotation matrix and a translation.
+pub type Iso<T, const D: usize> = Isometry<T, Rotation<T, D>, D>;
+
+/// An f64 pose in scalar `T`.
+pub fn to_t<T: Real, const D: usize>(p: &Iso<f64, D>) -> Iso<T, D> {
+    Iso::from_parts(
+        Translation::from(p.translation.vector.map(lit::<T>)),
+        Rotation::from_matrix_unchecked(p.rotation.matrix().map(lit::<T>)),
+    )
+}
+
+/// 64 halvings of `[lo, hi]`, keeping the half where `below(mid)` holds on the low side:
+/// the final `(lo, hi)`.
+pub fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}
+
+/// A random placement of B relative to A: A's pose (translation in `[-3, 3)^D`, random
+/// rotation), then B's rotation and a unit direction `u`, drawn in that order; B's pose
+/// at offset `s` from A's centre along `u` is `at(s)`.
+pub fn line<const D: usize>(rng: &mut SplitMix64) -> (Iso<f64, D>, impl Fn(f64) -> Iso<f64, D>) {
+    let pa = Iso::from_parts(
+        Translation::from(SVector::from_fn(|_, _| rng.range(-3.0, 3.0))),
+        rng.rotation(),
+    );
+    let rb = rng.rotation();
+    let u = rng.unit_vec::<D>();
+    let at = move |s: f64| Iso::from_parts(Translation::from(pa.translation.vector + u * s), rb);
+    (pa, at)
+}
+
+/// Two hulls of `n` points each, uniform on the unit sphere (seeded by `seed`).
+pub fn hulls<T: Real, const D: usize>(n: usize, seed: u64) -> (Polytope<T, D>, Polytope<T, D>) {
+    let mut rng = SplitMix64(seed);
+    let mut cloud = || {
+        Polytope::try_new(
+            (0..n)
+                .map(|_| Point::from(rng.unit_vec::<D>().map(lit::<T>)))
+                .collect(),
+        )
+        .unwrap()
+    };
+    (cloud(), cloud())
+}
 
 #[path = "../../tests/common/splitmix.rs"]
 mod splitmix;

@@ -29,23 +29,13 @@ macro_rules! peers_cast {
                 shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
             };
             use criterion::Criterion;
-            use nalgebra::{Point3, Vector3};
-            #[allow(unused_imports)]
-            use $parry::math::{Pose, Rotation, Vector};
+            use nalgebra::Point3;
             use $parry::query::RayCast;
             use $parry::{query as pq, shape as ps};
             use std::hint::black_box;
 
-            type T = $T;
+            crate::common::parry_scalar!($parry, $T, 3);
             const LABEL: &str = $label;
-            pose_conversions!(3);
-
-            fn v3(x: &[f64; 3]) -> Vector3<T> {
-                Vector3::new(x[0] as T, x[1] as T, x[2] as T)
-            }
-            fn pv(x: &[f64; 3]) -> Vector {
-                Vector::new(x[0] as T, x[1] as T, x[2] as T)
-            }
 
             /// Our time of impact and steps, or None.
             type Toi = Option<f64>;
@@ -250,10 +240,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn criterion() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(30)
+    common::criterion(Duration::from_millis(500), Duration::from_secs(2)).sample_size(30)
 }
 
 criterion_group! {

@@ -27,7 +27,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod common;
-use common::{Pose2F, Pose3F, SplitMix64};
+use common::{Dist, Line, Pose2F, Pose3F, SplitMix64};
+use convex_proximity::shape::{Capsule, Cuboid, Polytope, SupportMap};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
 
@@ -78,62 +79,16 @@ const PAIR_NAMES: [&str; 4] = ["box_box", "capsule_capsule", "hull32", "hull500"
 /// The largest `t` in `[0, 10]` with `dist(t) <= 0` (bisection; `dist` is convex in `t`
 /// and 0 at `t = 0`, where the shapes share their centre): the touching offset.
 fn touching(dist: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 10.0);
-    assert!(dist(hi) > 0.0, "touching: shapes still overlap at t = 10");
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if dist(mid) <= 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+    assert!(dist(10.0) > 0.0, "touching: shapes still overlap at t = 10");
+    common::bisect(0.0, 10.0, |mid| dist(mid) <= 0.0).0
 }
 
 /// The batches of every configuration, from `BATCH` random placements; `dist` is our
 /// f64 distance between A at the first pose and B at the second.
-fn configs3(
-    rng: &mut SplitMix64,
-    dist: impl Fn(&Pose3F, &Pose3F) -> f64,
-) -> Vec<Vec<(Pose3F, Pose3F)>> {
+fn configs<P: Line>(rng: &mut SplitMix64, dist: impl Fn(&P, &P) -> f64) -> Vec<Vec<(P, P)>> {
     let mut out = vec![Vec::new(); CONFIGS.len()];
     for _ in 0..BATCH {
-        let pa = Pose3F {
-            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-            q: rng.unit_vec::<4>(),
-        };
-        let qb = rng.unit_vec::<4>();
-        let u = rng.unit_vec::<3>();
-        let at = |s: f64| Pose3F {
-            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
-            q: qb,
-        };
-        let t = touching(|s| dist(&pa, &at(s)));
-        for (k, (_, f)) in CONFIGS.iter().enumerate() {
-            out[k].push((pa, at(f * t)));
-        }
-    }
-    out
-}
-
-/// As [`configs3`], in 2D.
-fn configs2(
-    rng: &mut SplitMix64,
-    dist: impl Fn(&Pose2F, &Pose2F) -> f64,
-) -> Vec<Vec<(Pose2F, Pose2F)>> {
-    let mut out = vec![Vec::new(); CONFIGS.len()];
-    for _ in 0..BATCH {
-        let pa = Pose2F {
-            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-            angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI),
-        };
-        let angle_b = rng.range(-std::f64::consts::PI, std::f64::consts::PI);
-        let u = rng.unit_vec::<2>();
-        let at = |s: f64| Pose2F {
-            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
-            angle: angle_b,
-        };
+        let (pa, at) = P::line(rng);
         let t = touching(|s| dist(&pa, &at(s)));
         for (k, (_, f)) in CONFIGS.iter().enumerate() {
             out[k].push((pa, at(f * t)));
@@ -152,9 +107,10 @@ struct Inputs<const D: usize, P> {
 /// Our f64 shapes and poses: placing the inputs and checking both libraries' answers.
 mod reference {
     use super::{Pose2F, Pose3F};
-    pub use crate::common::{dist2, dist3, iso2, iso3};
-    use convex_proximity::shape::{Capsule, Cuboid, Polytope, SupportMap};
-    use nalgebra::{Point, SVector};
+    pub use crate::common::reference::{capsule, cuboid, hull};
+    pub use crate::common::{iso2, iso3};
+    use convex_proximity::shape::SupportMap;
+    use nalgebra::SVector;
 
     /// The overlap of A at `pa` and B at `pb` along the world unit direction `n`:
     /// `max_A n·x − min_B n·x`. Moving B by this along `n` makes them touch, so it bounds
@@ -184,47 +140,33 @@ mod reference {
         let sb = ib.transform_point(&b.support(&ib.inverse_transform_vector(&-n)));
         n.dot(&(sa - sb))
     }
-    pub fn cuboid<const D: usize>(h: &[f64; D]) -> Cuboid<f64, D> {
-        Cuboid::new(SVector::from(*h))
-    }
-    pub fn capsule<const D: usize>((hh, r): (f64, f64)) -> Capsule<f64, D> {
-        let mut e = SVector::<f64, D>::zeros();
-        e[1] = hh;
-        Capsule::new(Point::from(-e), Point::from(e), r)
-    }
-    pub fn hull<const D: usize>(pts: &[[f64; D]]) -> Polytope<f64, D> {
-        Polytope::try_new(pts.iter().map(|p| Point::from(*p)).collect()).unwrap()
-    }
 }
 
-fn inputs3() -> Inputs<3, Pose3F> {
-    use reference::{capsule, cuboid, dist3, hull};
-    let mut rng = SplitMix64(0x5EED_E003);
-    let s = Shapes::<3>::new(&mut rng);
+/// The inputs of one dimension, from `seed`.
+fn inputs<const D: usize, P>(seed: u64) -> Inputs<D, P>
+where
+    P: Dist<D>,
+    Cuboid<f64, D>: SupportMap<f64, D>,
+    Capsule<f64, D>: SupportMap<f64, D>,
+    Polytope<f64, D>: SupportMap<f64, D>,
+{
+    use reference::{capsule, cuboid, hull};
+    let mut rng = SplitMix64(seed);
+    let s = Shapes::<D>::new(&mut rng);
     let poses = [
-        configs3(&mut rng, dist3(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs3(
+        configs(
             &mut rng,
-            dist3(&capsule::<3>(s.capsule_a), &capsule::<3>(s.capsule_b)),
+            P::dist(&cuboid::<D>(&s.box_a), &cuboid::<D>(&s.box_b)),
         ),
-        configs3(&mut rng, dist3(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs3(&mut rng, dist3(&hull(&s.hull_big_a), &hull(&s.hull_big_b))),
-    ];
-    Inputs { shapes: s, poses }
-}
-
-fn inputs2() -> Inputs<2, Pose2F> {
-    use reference::{capsule, cuboid, dist2, hull};
-    let mut rng = SplitMix64(0x5EED_E002);
-    let s = Shapes::<2>::new(&mut rng);
-    let poses = [
-        configs2(&mut rng, dist2(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs2(
+        configs(
             &mut rng,
-            dist2(&capsule::<2>(s.capsule_a), &capsule::<2>(s.capsule_b)),
+            P::dist(&capsule::<D>(s.capsule_a), &capsule::<D>(s.capsule_b)),
         ),
-        configs2(&mut rng, dist2(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs2(&mut rng, dist2(&hull(&s.hull_big_a), &hull(&s.hull_big_b))),
+        configs(&mut rng, P::dist(&hull(&s.hull32_a), &hull(&s.hull32_b))),
+        configs(
+            &mut rng,
+            P::dist(&hull(&s.hull_big_a), &hull(&s.hull_big_b)),
+        ),
     ];
     Inputs { shapes: s, poses }
 }
@@ -233,10 +175,10 @@ fn inputs2() -> Inputs<2, Pose2F> {
 // The benches, once per (parry crate, scalar, dimension)
 // ---------------------------------------------------------------------------------------
 
-/// Pose conversions for one parry crate and scalar `T`.
-macro_rules! conversions {
-    (3, $T:ty) => {
-        crate::common::pose_conversions!(3);
+/// The overlap check, the exact SAT axes where there are some and parry's hulls, per
+/// dimension.
+macro_rules! per_dim {
+    (3) => {
         fn overlap<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
             a: &A,
             pa: &PoseF,
@@ -282,8 +224,7 @@ macro_rules! conversions {
             ps::ConvexPolyhedron::from_convex_hull(pts).map_or(0, |h| h.points().len())
         }
     };
-    (2, $T:ty) => {
-        crate::common::pose_conversions!(2);
+    (2) => {
         fn overlap<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
             a: &A,
             pa: &PoseF,
@@ -353,15 +294,12 @@ macro_rules! peers {
             };
             use criterion::Criterion;
             use nalgebra::{Point, SVector};
-            #[allow(unused_imports)]
-            use $parry::math::{Pose, Rotation, Vector};
             use $parry::{query as pq, shape as ps};
             use std::hint::black_box;
 
-            type T = $T;
-            const D: usize = $D;
+            crate::common::parry_scalar!($parry, $T, $D);
             const LABEL: &str = $label;
-            conversions!($D, $T);
+            per_dim!($D);
 
 
             /// One pair in every configuration: checks, then `contact` of both libraries.
@@ -607,21 +545,19 @@ peers!(d2_f32, parry2d, f32, 2, "2d_f32");
 peers!(d2_f64, parry2d_f64, f64, 2, "2d_f64");
 
 fn bench_3d(c: &mut Criterion) {
-    let inputs = inputs3();
+    let inputs = inputs::<3, Pose3F>(0x5EED_E003);
     d3_f32::run(c, &inputs);
     d3_f64::run(c, &inputs);
 }
 
 fn bench_2d(c: &mut Criterion) {
-    let inputs = inputs2();
+    let inputs = inputs::<2, Pose2F>(0x5EED_E002);
     d2_f32::run(c, &inputs);
     d2_f64::run(c, &inputs);
 }
 
 fn criterion() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
+    common::criterion(Duration::from_secs(1), Duration::from_secs(2))
 }
 
 criterion_group! {

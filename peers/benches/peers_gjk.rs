@@ -27,7 +27,8 @@
 //! `distance_with_cache`, and parry, over a closed path of [`PATH`] steps.
 
 mod common;
-use common::{Pose2F, Pose3F, SplitMix64};
+use common::{Dist, Line, Pose2F, Pose3F, SplitMix64};
+use convex_proximity::shape::{Ball, Capsule, Cuboid, Polytope, SupportMap};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -99,57 +100,16 @@ const PAIR_NAMES: [&str; 4] = ["box_box", "ball_capsule", "hull32", "hull1000"];
 /// The smallest `t` in `[0, 10]` with `dist(t) >= gap` (bisection; `dist` is convex in
 /// `t` and 0 at `t = 0`, where the shapes share their centre).
 fn bisect(gap: f64, dist: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 10.0);
-    assert!(dist(hi) > gap, "bisect: shapes still close at t = 10");
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if dist(mid) < gap {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    hi
+    assert!(dist(10.0) > gap, "bisect: shapes still close at t = 10");
+    common::bisect(0.0, 10.0, |mid| dist(mid) < gap).1
 }
 
 /// The three configurations of a pair, from `BATCH` random placements; `dist` is our f64
 /// distance between A at the first pose and B at the second.
-fn configs3(rng: &mut SplitMix64, dist: impl Fn(&Pose3F, &Pose3F) -> f64) -> Configs<Pose3F> {
-    let mut out: Configs<Pose3F> = Default::default();
+fn configs<P: Line>(rng: &mut SplitMix64, dist: impl Fn(&P, &P) -> f64) -> Configs<P> {
+    let mut out: Configs<P> = Default::default();
     for _ in 0..BATCH {
-        let pa = Pose3F {
-            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-            q: rng.unit_vec::<4>(),
-        };
-        let qb = rng.unit_vec::<4>();
-        let u = rng.unit_vec::<3>();
-        let at = |s: f64| Pose3F {
-            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
-            q: qb,
-        };
-        let t_sep = bisect(GAP_SEPARATED, |s| dist(&pa, &at(s)));
-        let t_close = bisect(GAP_CLOSE, |s| dist(&pa, &at(s)));
-        out[0].push((pa, at(t_sep)));
-        out[1].push((pa, at(t_close)));
-        out[2].push((pa, at(OVERLAP_FRACTION * t_close)));
-    }
-    out
-}
-
-/// As [`configs3`], in 2D.
-fn configs2(rng: &mut SplitMix64, dist: impl Fn(&Pose2F, &Pose2F) -> f64) -> Configs<Pose2F> {
-    let mut out: Configs<Pose2F> = Default::default();
-    for _ in 0..BATCH {
-        let pa = Pose2F {
-            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
-            angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI),
-        };
-        let angle_b = rng.range(-std::f64::consts::PI, std::f64::consts::PI);
-        let u = rng.unit_vec::<2>();
-        let at = |s: f64| Pose2F {
-            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
-            angle: angle_b,
-        };
+        let (pa, at) = P::line(rng);
         let t_sep = bisect(GAP_SEPARATED, |s| dist(&pa, &at(s)));
         let t_close = bisect(GAP_CLOSE, |s| dist(&pa, &at(s)));
         out[0].push((pa, at(t_sep)));
@@ -166,51 +126,29 @@ struct Inputs<const D: usize, P> {
     poses: [Configs<P>; 4],
 }
 
-/// Our f64 shapes and poses, used only to place the inputs.
-mod reference {
-
-    pub use crate::common::{dist2, dist3, iso3};
-    use convex_proximity::shape::{Ball, Capsule, Cuboid, Polytope};
-    use nalgebra::{Point, SVector};
-
-    pub fn cuboid<const D: usize>(h: &[f64; D]) -> Cuboid<f64, D> {
-        Cuboid::new(SVector::from(*h))
-    }
-    pub fn capsule<const D: usize>((hh, r): (f64, f64)) -> Capsule<f64, D> {
-        let mut e = SVector::<f64, D>::zeros();
-        e[1] = hh;
-        Capsule::new(Point::from(-e), Point::from(e), r)
-    }
-    pub fn hull<const D: usize>(pts: &[[f64; D]]) -> Polytope<f64, D> {
-        Polytope::try_new(pts.iter().map(|p| Point::from(*p)).collect()).unwrap()
-    }
-    pub fn ball(r: f64) -> Ball<f64> {
-        Ball::new(r)
-    }
-}
-
-fn inputs3() -> Inputs<3, Pose3F> {
-    use reference::{ball, capsule, cuboid, dist3, hull};
-    let mut rng = SplitMix64(0x5EED_0003);
-    let s = Shapes::<3>::new(&mut rng);
+/// The inputs of one dimension, from `seed`.
+fn inputs<const D: usize, P>(seed: u64) -> Inputs<D, P>
+where
+    P: Dist<D>,
+    Cuboid<f64, D>: SupportMap<f64, D>,
+    Capsule<f64, D>: SupportMap<f64, D>,
+    Polytope<f64, D>: SupportMap<f64, D>,
+    Ball<f64>: SupportMap<f64, D>,
+{
+    use common::reference::{ball, capsule, cuboid, hull};
+    let mut rng = SplitMix64(seed);
+    let s = Shapes::<D>::new(&mut rng);
     let poses = [
-        configs3(&mut rng, dist3(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs3(&mut rng, dist3(&ball(s.ball), &capsule::<3>(s.capsule))),
-        configs3(&mut rng, dist3(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs3(&mut rng, dist3(&hull(&s.hull1000_a), &hull(&s.hull1000_b))),
-    ];
-    Inputs { shapes: s, poses }
-}
-
-fn inputs2() -> Inputs<2, Pose2F> {
-    use reference::{ball, capsule, cuboid, dist2, hull};
-    let mut rng = SplitMix64(0x5EED_0002);
-    let s = Shapes::<2>::new(&mut rng);
-    let poses = [
-        configs2(&mut rng, dist2(&cuboid(&s.box_a), &cuboid(&s.box_b))),
-        configs2(&mut rng, dist2(&ball(s.ball), &capsule::<2>(s.capsule))),
-        configs2(&mut rng, dist2(&hull(&s.hull32_a), &hull(&s.hull32_b))),
-        configs2(&mut rng, dist2(&hull(&s.hull1000_a), &hull(&s.hull1000_b))),
+        configs(
+            &mut rng,
+            P::dist(&cuboid::<D>(&s.box_a), &cuboid::<D>(&s.box_b)),
+        ),
+        configs(&mut rng, P::dist(&ball(s.ball), &capsule::<D>(s.capsule))),
+        configs(&mut rng, P::dist(&hull(&s.hull32_a), &hull(&s.hull32_b))),
+        configs(
+            &mut rng,
+            P::dist(&hull(&s.hull1000_a), &hull(&s.hull1000_b)),
+        ),
     ];
     Inputs { shapes: s, poses }
 }
@@ -219,10 +157,9 @@ fn inputs2() -> Inputs<2, Pose2F> {
 // The benches, once per (parry crate, scalar, dimension)
 // ---------------------------------------------------------------------------------------
 
-/// Pose conversions for one parry crate and scalar `T`.
-macro_rules! conversions {
-    (3, $T:ty) => {
-        crate::common::pose_conversions!(3);
+/// parry's hull, per dimension.
+macro_rules! parry_hull {
+    (3) => {
         fn parry_hull(pts: &[Vector]) -> ps::ConvexPolyhedron {
             ps::ConvexPolyhedron::from_convex_hull(pts).unwrap()
         }
@@ -230,8 +167,7 @@ macro_rules! conversions {
             h.points().len()
         }
     };
-    (2, $T:ty) => {
-        crate::common::pose_conversions!(2);
+    (2) => {
         /// parry's polygon of `pts` (all on a circle). `from_convex_hull` returns `None`
         /// for the 1000 points on a circle in f32, so fall back on the polyline through
         /// the points sorted by angle (they are in convex position by construction).
@@ -263,15 +199,12 @@ macro_rules! peers {
             };
             use criterion::Criterion;
             use nalgebra::{Point, SVector};
-            #[allow(unused_imports)]
-            use $parry::math::{Pose, Rotation, Vector};
             use $parry::{query as pq, shape as ps};
             use std::hint::black_box;
 
-            type T = $T;
-            const D: usize = $D;
+            crate::common::parry_scalar!($parry, $T, $D);
             const LABEL: &str = $label;
-            conversions!($D, $T);
+            parry_hull!($D);
 
             /// `B` placed in A's frame, forwarding the core and radius (as
             /// `query::distance` does internally): used only to count the intersection
@@ -565,13 +498,13 @@ peers!(
 );
 
 fn bench_3d(c: &mut Criterion) {
-    let inputs = inputs3();
+    let inputs = inputs::<3, Pose3F>(0x5EED_0003);
     d3_f32::run(c, &inputs);
     d3_f64::run(c, &inputs);
 }
 
 fn bench_2d(c: &mut Criterion) {
-    let inputs = inputs2();
+    let inputs = inputs::<2, Pose2F>(0x5EED_0002);
     d2_f32::run(c, &inputs);
     d2_f64::run(c, &inputs);
 }
@@ -637,7 +570,7 @@ fn bench_warm(c: &mut Criterion) {
         let tol = Tolerances::<f64>::default();
         let ours: Vec<(Isometry3<f64>, Isometry3<f64>)> = path
             .iter()
-            .map(|(p, q)| (reference::iso3(p), reference::iso3(q)))
+            .map(|(p, q)| (common::iso3(p), common::iso3(q)))
             .collect();
         let theirs: Vec<(Pose, Pose)> = path
             .iter()
@@ -776,9 +709,7 @@ fn bench_warm(c: &mut Criterion) {
 }
 
 fn criterion() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
+    common::criterion(Duration::from_secs(1), Duration::from_secs(3))
 }
 
 criterion_group! {

@@ -31,20 +31,10 @@
 
 mod common;
 use common::manifold_inputs::{
-    BOX, CAPSULE, GROUND, PREDICTION, ground_corners, inputs2, inputs3, prism_points,
+    BOX, GROUND, PREDICTION, ground_corners, inputs2, inputs3, prism_points,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
-
-/// Pose conversions for one parry crate and scalar `T`.
-macro_rules! conversions {
-    (3, $T:ty) => {
-        crate::common::pose_conversions!(3);
-    };
-    (2, $T:ty) => {
-        crate::common::pose_conversions!(2);
-    };
-}
 
 macro_rules! peers {
     ($m:ident, $parry:ident, $T:ty, $D:tt, $label:literal) => {
@@ -52,28 +42,10 @@ macro_rules! peers {
             use super::PREDICTION;
             use convex_proximity::{Tolerances, clip, clip::FeatureMap, query};
             use criterion::Criterion;
-            #[allow(unused_imports)]
-            use $parry::math::{Pose, Rotation, Vector};
-            use $parry::query::{
-                ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher,
-            };
-            use $parry::shape as ps;
             use std::hint::black_box;
 
-            type T = $T;
-            const D: usize = $D;
+            crate::common::manifold_inputs::manifold_scalar!($parry, $T, $D);
             const LABEL: &str = $label;
-            conversions!($D, $T);
-
-            /// Clears a reused parry manifold so the next query recomputes it (no
-            /// coherence shortcut, no warm-start direction), keeping its memory.
-            fn reset(ms: &mut [ContactManifold<(), ()>]) {
-                for m in ms {
-                    m.clear();
-                    m.local_n1 = Vector::ZERO;
-                    m.local_n2 = Vector::ZERO;
-                }
-            }
 
             /// One pair: checks, then both libraries' manifolds over the batch.
             pub fn pair<A, B>(
@@ -197,75 +169,30 @@ peers!(d3_f64, parry3d_f64, f64, 3, "3d_f64");
 peers!(d2_f32, parry2d, f32, 2, "2d_f32");
 peers!(d2_f64, parry2d_f64, f64, 2, "2d_f64");
 
+/// The 3D cases of one parry crate and scalar (module `$m`).
 macro_rules! run3 {
-    ($c:expr, $m:ident, $parry:ident, $T:ty, $stack:expr, $caps:expr, $hulls:expr) => {{
-        use convex_proximity::shape::{Capsule, Cuboid};
-        use nalgebra::{Point3, Vector3};
-        use $parry::{math::Vector, shape as ps};
-        let cub = |h: [f64; 3]| Cuboid::new(Vector3::new(h[0] as $T, h[1] as $T, h[2] as $T));
-        let pcub = |h: [f64; 3]| ps::Cuboid::new(Vector::new(h[0] as $T, h[1] as $T, h[2] as $T));
-        $m::pair(
-            $c,
-            "box_stack",
-            (&cub(GROUND), &cub(BOX)),
-            (&pcub(GROUND), &pcub(BOX)),
-            $stack,
-        );
-        let e = CAPSULE.0 as $T;
-        let capsule = Capsule::new(
-            Point3::new(0.0, -e, 0.0),
-            Point3::new(0.0, e, 0.0),
-            CAPSULE.1 as $T,
-        );
-        let pcapsule = ps::Capsule::new_y(e, CAPSULE.1 as $T);
+    ($c:expr, $m:ident, $stack:expr, $caps:expr, $hulls:expr) => {{
+        let (ground, pground) = $m::boxes(GROUND);
+        let (bx, pbx) = $m::boxes(BOX);
+        $m::pair($c, "box_stack", (&ground, &bx), (&pground, &pbx), $stack);
+        let (capsule, pcapsule) = $m::capsule();
         $m::pair(
             $c,
             "capsule_on_box",
-            (&cub(GROUND), &capsule),
-            (&pcub(GROUND), &pcapsule),
+            (&ground, &capsule),
+            (&pground, &pcapsule),
             $caps,
         );
-        let corners = ground_corners();
-        let ours_hull = |pts: &[[f64; 3]]| {
-            convex_proximity::shape::Polytope::try_new(
-                pts.iter()
-                    .map(|p| Point3::new(p[0] as $T, p[1] as $T, p[2] as $T))
-                    .collect(),
-            )
-            .unwrap()
-        };
-        let parry_hull = |pts: &[[f64; 3]]| {
-            let v: Vec<Vector> = pts
-                .iter()
-                .map(|p| Vector::new(p[0] as $T, p[1] as $T, p[2] as $T))
-                .collect();
-            ps::ConvexPolyhedron::from_convex_hull(&v).unwrap()
-        };
-        let prism = prism_points();
-        $m::pair(
-            $c,
-            "hull_on_hull",
-            (&ours_hull(&corners), &ours_hull(&prism)),
-            (&parry_hull(&corners), &parry_hull(&prism)),
-            $hulls,
-        );
+        let ((ha, pha), (hb, phb)) = ($m::hull(&ground_corners()), $m::hull(&prism_points()));
+        $m::pair($c, "hull_on_hull", (&ha, &hb), (&pha, &phb), $hulls);
     }};
 }
 
+/// The 2D case of one parry crate and scalar (module `$m`).
 macro_rules! run2 {
-    ($c:expr, $m:ident, $parry:ident, $T:ty, $stack:expr) => {{
-        use convex_proximity::shape::Cuboid;
-        use nalgebra::Vector2;
-        use $parry::{math::Vector, shape as ps};
-        let cub = |h: [f64; 3]| Cuboid::new(Vector2::new(h[0] as $T, h[1] as $T));
-        let pcub = |h: [f64; 3]| ps::Cuboid::new(Vector::new(h[0] as $T, h[1] as $T));
-        $m::pair(
-            $c,
-            "box_stack",
-            (&cub(GROUND), &cub(BOX)),
-            (&pcub(GROUND), &pcub(BOX)),
-            $stack,
-        );
+    ($c:expr, $m:ident, $stack:expr) => {{
+        let ((ground, pground), (bx, pbx)) = ($m::boxes(GROUND), $m::boxes(BOX));
+        $m::pair($c, "box_stack", (&ground, &bx), (&pground, &pbx), $stack);
     }};
 }
 
@@ -277,21 +204,19 @@ fn bench_3d(c: &mut Criterion) {
         &inp.capsule_on_box.expected[..],
     );
     let hulls = (&inp.hull_on_hull.poses[..], &inp.hull_on_hull.expected[..]);
-    run3!(c, d3_f32, parry3d, f32, stack, caps, hulls);
-    run3!(c, d3_f64, parry3d_f64, f64, stack, caps, hulls);
+    run3!(c, d3_f32, stack, caps, hulls);
+    run3!(c, d3_f64, stack, caps, hulls);
 }
 
 fn bench_2d(c: &mut Criterion) {
     let inp = inputs2();
     let stack = (&inp.poses[..], &inp.expected[..]);
-    run2!(c, d2_f32, parry2d, f32, stack);
-    run2!(c, d2_f64, parry2d_f64, f64, stack);
+    run2!(c, d2_f32, stack);
+    run2!(c, d2_f64, stack);
 }
 
 fn criterion() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2))
+    common::criterion(Duration::from_secs(1), Duration::from_secs(2))
 }
 
 criterion_group! {

@@ -23,21 +23,12 @@ use convex_proximity::{
     query::{CastOptions, LinearMotion, Ray},
     shape::{Ball, Capsule, Cuboid, Polytope, SupportMap},
 };
-use nalgebra::{Point3, UnitQuaternion, Vector3};
-use parry3d_f64::math::{Pose, Rotation, Vector};
+use nalgebra::{Point3, UnitQuaternion};
 use parry3d_f64::query::RayCast;
 use parry3d_f64::{query as pq, shape as ps};
 use std::hint::black_box;
 
-type T = f64;
-pose_conversions!(3);
-
-fn v3(x: &[f64; 3]) -> Vector3<T> {
-    Vector3::new(x[0], x[1], x[2])
-}
-fn pv(x: &[f64; 3]) -> Vector {
-    Vector::new(x[0], x[1], x[2])
-}
+parry_scalar!(parry3d_f64, f64, 3);
 
 /// One ray case: ours or parry's, `passes` times over the batch.
 fn rays<S: SupportMap<T, 3>, P: RayCast>(

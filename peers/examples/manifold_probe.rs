@@ -20,7 +20,7 @@
 mod common;
 
 use common::manifold_inputs::{
-    BOX, Batch, CAPSULE, GROUND, PREDICTION, ground_corners, inputs2, inputs3, prism_points,
+    BOX, Batch, GROUND, PREDICTION, ground_corners, inputs2, inputs3, prism_points,
 };
 use std::hint::black_box;
 
@@ -43,16 +43,8 @@ macro_rules! probe {
             use super::{PREDICTION, probe_calls};
             use convex_proximity::{Tolerances, clip, clip::FeatureMap, query};
             use std::hint::black_box;
-            #[allow(unused_imports)]
-            use $parry::math::{Pose, Rotation, Vector};
-            use $parry::query::{
-                ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher,
-            };
-            use $parry::shape as ps;
 
-            type T = $T;
-            const D: usize = $D;
-            crate::common::pose_conversions!($D);
+            crate::common::manifold_inputs::manifold_scalar!($parry, $T, $D);
 
             pub fn run<A: FeatureMap<T, D>, B: FeatureMap<T, D>>(
                 (a, b): (&A, &B),
@@ -91,11 +83,7 @@ macro_rules! probe {
                         .map(|(p, q)| (pose(p), pose(q)))
                         .collect();
                     probe_calls(passes, poses.len(), |k| {
-                        for m in manifolds.iter_mut() {
-                            m.clear();
-                            m.local_n1 = Vector::ZERO;
-                            m.local_n2 = Vector::ZERO;
-                        }
+                        reset(&mut manifolds);
                         let (ta, tb) = &poses[k];
                         let pos12 = black_box(ta).inv_mul(black_box(tb));
                         dispatcher
@@ -114,83 +102,47 @@ probe!(d3_f64, parry3d_f64, f64, 3);
 probe!(d2_f32, parry2d, f32, 2);
 probe!(d2_f64, parry2d_f64, f64, 2);
 
-/// A 3D case in one scalar: the shapes of both libraries, then the probe.
+/// A 3D case in one scalar (module `$m`): the shapes of both libraries, then the probe.
 macro_rules! case3 {
-    ($m:ident, $parry:ident, $T:ty, $case:expr, $ours:expr, $passes:expr) => {{
-        use convex_proximity::shape::{Capsule, Cuboid, Polytope};
-        use nalgebra::{Point3, Vector3};
-        use $parry::{math::Vector, shape as ps};
+    ($m:ident, $case:expr, $ours:expr, $passes:expr) => {{
         let inp = inputs3();
-        let cub = |h: [f64; 3]| Cuboid::new(Vector3::new(h[0] as $T, h[1] as $T, h[2] as $T));
-        let pcub = |h: [f64; 3]| ps::Cuboid::new(Vector::new(h[0] as $T, h[1] as $T, h[2] as $T));
-        let hull = |pts: &[[f64; 3]]| {
-            Polytope::try_new(
-                pts.iter()
-                    .map(|p| Point3::new(p[0] as $T, p[1] as $T, p[2] as $T))
-                    .collect(),
-            )
-            .unwrap()
-        };
-        let phull = |pts: &[[f64; 3]]| {
-            let v: Vec<Vector> = pts
-                .iter()
-                .map(|p| Vector::new(p[0] as $T, p[1] as $T, p[2] as $T))
-                .collect();
-            ps::ConvexPolyhedron::from_convex_hull(&v).unwrap()
-        };
+        let (ground, pground) = $m::boxes(GROUND);
         match $case {
-            "box_stack" => $m::run(
-                (&cub(GROUND), &cub(BOX)),
-                (&pcub(GROUND), &pcub(BOX)),
-                &inp.box_stack,
-                $ours,
-                $passes,
-            ),
-            "capsule_on_box" => {
-                let e = CAPSULE.0 as $T;
-                let capsule = Capsule::new(
-                    Point3::new(0.0, -e, 0.0),
-                    Point3::new(0.0, e, 0.0),
-                    CAPSULE.1 as $T,
-                );
+            "box_stack" => {
+                let (bx, pbx) = $m::boxes(BOX);
                 $m::run(
-                    (&cub(GROUND), &capsule),
-                    (&pcub(GROUND), &ps::Capsule::new_y(e, CAPSULE.1 as $T)),
+                    (&ground, &bx),
+                    (&pground, &pbx),
+                    &inp.box_stack,
+                    $ours,
+                    $passes,
+                )
+            }
+            "capsule_on_box" => {
+                let (capsule, pcapsule) = $m::capsule();
+                $m::run(
+                    (&ground, &capsule),
+                    (&pground, &pcapsule),
                     &inp.capsule_on_box,
                     $ours,
                     $passes,
                 )
             }
             "hull_on_hull" => {
-                let (a, b) = (ground_corners(), prism_points());
-                $m::run(
-                    (&hull(&a), &hull(&b)),
-                    (&phull(&a), &phull(&b)),
-                    &inp.hull_on_hull,
-                    $ours,
-                    $passes,
-                )
+                let ((ha, pha), (hb, phb)) =
+                    ($m::hull(&ground_corners()), $m::hull(&prism_points()));
+                $m::run((&ha, &hb), (&pha, &phb), &inp.hull_on_hull, $ours, $passes)
             }
             other => panic!("3D case `{other}`: box_stack, capsule_on_box or hull_on_hull"),
         }
     }};
 }
 
-/// The 2D box stack in one scalar.
+/// The 2D box stack in one scalar (module `$m`).
 macro_rules! case2 {
-    ($m:ident, $parry:ident, $T:ty, $ours:expr, $passes:expr) => {{
-        use convex_proximity::shape::Cuboid;
-        use nalgebra::Vector2;
-        use $parry::{math::Vector, shape as ps};
-        let cub = |h: [f64; 3]| Cuboid::new(Vector2::new(h[0] as $T, h[1] as $T));
-        let pcub = |h: [f64; 3]| ps::Cuboid::new(Vector::new(h[0] as $T, h[1] as $T));
-        $m::run(
-            (&cub(GROUND), &cub(BOX)),
-            (&pcub(GROUND), &pcub(BOX)),
-            &inputs2(),
-            $ours,
-            $passes,
-        )
+    ($m:ident, $ours:expr, $passes:expr) => {{
+        let ((ground, pground), (bx, pbx)) = ($m::boxes(GROUND), $m::boxes(BOX));
+        $m::run((&ground, &bx), (&pground, &pbx), &inputs2(), $ours, $passes)
     }};
 }
 
@@ -205,10 +157,10 @@ fn main() {
     };
     let passes: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let points = match (case.split_once('/'), scalar) {
-        (Some(("3d", c)), "f64") => case3!(d3_f64, parry3d_f64, f64, c, ours, passes),
-        (Some(("3d", c)), "f32") => case3!(d3_f32, parry3d, f32, c, ours, passes),
-        (Some(("2d", "box_stack")), "f64") => case2!(d2_f64, parry2d_f64, f64, ours, passes),
-        (Some(("2d", "box_stack")), "f32") => case2!(d2_f32, parry2d, f32, ours, passes),
+        (Some(("3d", c)), "f64") => case3!(d3_f64, c, ours, passes),
+        (Some(("3d", c)), "f32") => case3!(d3_f32, c, ours, passes),
+        (Some(("2d", "box_stack")), "f64") => case2!(d2_f64, ours, passes),
+        (Some(("2d", "box_stack")), "f32") => case2!(d2_f32, ours, passes),
         _ => panic!("case `{case}` in `{scalar}`"),
     };
     println!(

@@ -33,27 +33,19 @@ pub fn prism_points() -> Vec<[f64; 3]> {
 
 /// The height `h` in `[0, 3]` where `sep(h)` (increasing) reaches `target` (bisection).
 pub fn height(target: f64, sep: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (0.0, 3.0);
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if sep(mid) < target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    hi
+    super::bisect(0.0, 3.0, |mid| sep(mid) < target).1
 }
 
 /// Our f64 shapes and poses, used only to place the inputs.
 pub mod reference {
+    pub use super::super::reference::cuboid;
     pub use super::super::{iso2, iso3};
     use super::{CAPSULE, Pose3F};
     use convex_proximity::{
         Tolerances, query,
-        shape::{Capsule, Cuboid, SupportMap},
+        shape::{Capsule, SupportMap},
     };
-    use nalgebra::{Isometry2, Isometry3, Point, SVector};
+    use nalgebra::{Isometry2, Isometry3};
 
     pub fn pose3(i: &Isometry3<f64>) -> Pose3F {
         let q = i.rotation.quaternion();
@@ -82,19 +74,11 @@ pub mod reference {
             .unwrap()
             .separation
     }
-    pub fn cuboid<const D: usize>(h: &[f64]) -> Cuboid<f64, D> {
-        Cuboid::new(SVector::from_fn(|i, _| h[i]))
-    }
     pub fn prism() -> convex_proximity::shape::Polytope<f64, 3> {
-        let pts = super::prism_points()
-            .iter()
-            .map(|p| Point::from(*p))
-            .collect();
-        convex_proximity::shape::Polytope::try_new(pts).unwrap()
+        super::super::reference::hull(&super::prism_points())
     }
     pub fn capsule() -> Capsule<f64, 3> {
-        let e = SVector::<f64, 3>::new(0.0, CAPSULE.0, 0.0);
-        Capsule::new(Point::from(-e), Point::from(e), CAPSULE.1)
+        super::super::reference::capsule::<3>(CAPSULE)
     }
 }
 
@@ -274,3 +258,65 @@ pub fn ground_corners() -> Vec<[f64; 3]> {
         })
         .collect()
 }
+
+/// The head of a manifold module written once per (parry crate, scalar `$T`, dimension
+/// `$D`), shared by the bench and the probe: [`parry_scalar`](super::parry_scalar), parry's
+/// manifold types, `reset`, and both libraries' shapes of the cases.
+#[allow(unused_macros)]
+macro_rules! manifold_scalar {
+    ($parry:ident, $T:ty, $D:tt) => {
+        $crate::common::parry_scalar!($parry, $T, $D);
+        use $parry::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+        use $parry::shape as ps;
+
+        /// Clears a reused parry manifold so the next query recomputes it (no
+        /// coherence shortcut, no warm-start direction), keeping its memory.
+        fn reset(ms: &mut [ContactManifold<(), ()>]) {
+            for m in ms {
+                m.clear();
+                m.local_n1 = Vector::ZERO;
+                m.local_n2 = Vector::ZERO;
+            }
+        }
+
+        /// Both libraries' box of half-extents `h` (its first `D` entries).
+        pub fn boxes(h: [f64; 3]) -> (convex_proximity::shape::Cuboid<T, D>, ps::Cuboid) {
+            (
+                convex_proximity::shape::Cuboid::new(svector::<D>(&h)),
+                ps::Cuboid::new(vector(&h[..D])),
+            )
+        }
+        $crate::common::manifold_inputs::manifold_scalar!(@$D);
+    };
+    (@3) => {
+        /// Both libraries' capsule of `capsule_on_box` (`CAPSULE`, along local y).
+        pub fn capsule() -> (convex_proximity::shape::Capsule<T, 3>, ps::Capsule) {
+            use $crate::common::manifold_inputs::CAPSULE;
+            let e = CAPSULE.0 as T;
+            (
+                convex_proximity::shape::Capsule::new(
+                    nalgebra::Point3::new(0.0, -e, 0.0),
+                    nalgebra::Point3::new(0.0, e, 0.0),
+                    CAPSULE.1 as T,
+                ),
+                ps::Capsule::new_y(e, CAPSULE.1 as T),
+            )
+        }
+        /// Both libraries' hull of `pts`.
+        pub fn hull(
+            pts: &[[f64; 3]],
+        ) -> (convex_proximity::shape::Polytope<T, 3>, ps::ConvexPolyhedron) {
+            let v: Vec<Vector> = pts.iter().map(|p| vector(p)).collect();
+            (
+                convex_proximity::shape::Polytope::try_new(
+                    pts.iter().map(|p| nalgebra::Point::from(svector::<3>(p))).collect(),
+                )
+                .unwrap(),
+                ps::ConvexPolyhedron::from_convex_hull(&v).unwrap(),
+            )
+        }
+    };
+    (@2) => {};
+}
+#[allow(unused_imports)]
+pub(crate) use manifold_scalar;

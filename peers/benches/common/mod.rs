@@ -39,6 +39,120 @@ impl SplitMix64 {
     }
 }
 
+/// 64 halvings of `[lo, hi]`, keeping the half where `below(mid)` holds on the low side:
+/// the final `(lo, hi)`.
+pub fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if below(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}
+
+/// A pose that can be placed along a random line: [`Pose3F`] and [`Pose2F`].
+pub trait Line: Copy {
+    /// A random placement of B relative to A: A's pose (translation in `[-3, 3)^D`, random
+    /// orientation), then B's orientation and a unit direction `u`, drawn in that order;
+    /// B's pose at offset `s` from A's centre along `u` is `at(s)`.
+    fn line(rng: &mut SplitMix64) -> (Self, impl Fn(f64) -> Self);
+}
+
+impl Line for Pose3F {
+    fn line(rng: &mut SplitMix64) -> (Self, impl Fn(f64) -> Self) {
+        let pa = Pose3F {
+            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
+            q: rng.unit_vec::<4>(),
+        };
+        let qb = rng.unit_vec::<4>();
+        let u = rng.unit_vec::<3>();
+        let at = move |s: f64| Pose3F {
+            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
+            q: qb,
+        };
+        (pa, at)
+    }
+}
+
+impl Line for Pose2F {
+    fn line(rng: &mut SplitMix64) -> (Self, impl Fn(f64) -> Self) {
+        let pa = Pose2F {
+            t: std::array::from_fn(|_| rng.range(-3.0, 3.0)),
+            angle: rng.range(-std::f64::consts::PI, std::f64::consts::PI),
+        };
+        let angle_b = rng.range(-std::f64::consts::PI, std::f64::consts::PI);
+        let u = rng.unit_vec::<2>();
+        let at = move |s: f64| Pose2F {
+            t: std::array::from_fn(|i| pa.t[i] + s * u[i]),
+            angle: angle_b,
+        };
+        (pa, at)
+    }
+}
+
+/// A pose of dimension `D` that can be placed along a line, with our f64 distance between
+/// two shapes at two such poses ([`dist3`], [`dist2`]).
+pub trait Dist<const D: usize>: Line {
+    fn dist<A: SupportMap<f64, D>, B: SupportMap<f64, D>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64;
+}
+
+impl Dist<3> for Pose3F {
+    fn dist<A: SupportMap<f64, 3>, B: SupportMap<f64, 3>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64 {
+        dist3(a, b)
+    }
+}
+
+impl Dist<2> for Pose2F {
+    fn dist<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
+        a: &A,
+        b: &B,
+    ) -> impl Fn(&Self, &Self) -> f64 {
+        dist2(a, b)
+    }
+}
+
+/// Our f64 shapes, used to place the inputs and check the answers.
+pub mod reference {
+    use convex_proximity::shape::{Ball, Capsule, Cuboid, Polytope};
+    use nalgebra::{Point, SVector};
+
+    /// The box of half-extents `h` (its first `D` entries).
+    pub fn cuboid<const D: usize>(h: &[f64]) -> Cuboid<f64, D> {
+        Cuboid::new(SVector::from_fn(|i, _| h[i]))
+    }
+    /// The capsule along local y of half-height `hh` and radius `r`.
+    pub fn capsule<const D: usize>((hh, r): (f64, f64)) -> Capsule<f64, D> {
+        let mut e = SVector::<f64, D>::zeros();
+        e[1] = hh;
+        Capsule::new(Point::from(-e), Point::from(e), r)
+    }
+    pub fn hull<const D: usize>(pts: &[[f64; D]]) -> Polytope<f64, D> {
+        Polytope::try_new(pts.iter().map(|p| Point::from(*p)).collect()).unwrap()
+    }
+    pub fn ball(r: f64) -> Ball<f64> {
+        Ball::new(r)
+    }
+}
+
+/// The benches' criterion settings: warm-up and measurement times.
+pub fn criterion(
+    warm_up: std::time::Duration,
+    measurement: std::time::Duration,
+) -> criterion::Criterion {
+    criterion::Criterion::default()
+        .warm_up_time(warm_up)
+        .measurement_time(measurement)
+}
+
 /// A 3D pose: translation and unit quaternion `(w, x, y, z)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Pose3F {
@@ -86,7 +200,8 @@ pub fn dist2<A: SupportMap<f64, 2>, B: SupportMap<f64, 2>>(
 
 /// Conversions of the f64 inputs ([`Pose3F`], [`Pose2F`], coordinate slices) to our types
 /// and to one parry crate's, in scalar `T`: `iso` (our `Isometry`), `pose` (parry's
-/// `Pose`), `vector` (parry's `Vector`), `svector` (our `SVector`). Expand it where `T` and
+/// `Pose`), `vector` (parry's `Vector`), `svector` (our `SVector`), and in 3D `v3` and `pv`
+/// (ours and parry's 3-vector). Expand it where `T` and
 /// that crate's `Pose`, `Rotation` and `Vector` are in scope.
 #[allow(unused_macros)]
 macro_rules! pose_conversions {
@@ -109,6 +224,16 @@ macro_rules! pose_conversions {
                 Vector::new(p.t[0] as T, p.t[1] as T, p.t[2] as T),
                 Rotation::from_xyzw(p.q[1] as T, p.q[2] as T, p.q[3] as T, p.q[0] as T).normalize(),
             )
+        }
+        /// A 3-vector in `T`, ours (no allocation, unlike `svector`).
+        #[allow(dead_code)]
+        fn v3(x: &[f64; 3]) -> nalgebra::Vector3<T> {
+            nalgebra::Vector3::new(x[0] as T, x[1] as T, x[2] as T)
+        }
+        /// A 3-vector in `T`, parry's (no allocation, unlike `vector`).
+        #[allow(dead_code)]
+        fn pv(x: &[f64; 3]) -> Vector {
+            Vector::new(x[0] as T, x[1] as T, x[2] as T)
         }
         $crate::common::pose_conversions!(any);
     };
@@ -140,3 +265,19 @@ macro_rules! pose_conversions {
 }
 #[allow(unused_imports)]
 pub(crate) use pose_conversions;
+
+/// The head of a module written once per (parry crate, scalar `$T`, dimension `$D`):
+/// parry's `Pose`, `Rotation` and `Vector`, `T`, `D` and [`pose_conversions`].
+#[allow(unused_macros)]
+macro_rules! parry_scalar {
+    ($parry:ident, $T:ty, $D:tt) => {
+        #[allow(unused_imports)]
+        use $parry::math::{Pose, Rotation, Vector};
+        type T = $T;
+        #[allow(dead_code)]
+        const D: usize = $D;
+        $crate::common::pose_conversions!($D);
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use parry_scalar;
