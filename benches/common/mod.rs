@@ -16,19 +16,7 @@ pub fn to_t<T: Real, const D: usize>(p: &Iso<f64, D>) -> Iso<T, D> {
     )
 }
 
-/// 64 halvings of `[lo, hi]`, keeping the half where `below(mid)` holds on the low side:
-/// the final `(lo, hi)`.
-pub fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if below(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo, hi)
-}
+include!("bisect.rs");
 
 /// A random placement of B relative to A: A's pose (translation in `[-3, 3)^D`, random
 /// rotation), then B's rotation and a unit direction `u`, drawn in that order; B's pose

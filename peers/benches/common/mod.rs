@@ -39,19 +39,7 @@ impl SplitMix64 {
     }
 }
 
-/// 64 halvings of `[lo, hi]`, keeping the half where `below(mid)` holds on the low side:
-/// the final `(lo, hi)`.
-pub fn bisect(mut lo: f64, mut hi: f64, below: impl Fn(f64) -> bool) -> (f64, f64) {
-    for _ in 0..64 {
-        let mid = 0.5 * (lo + hi);
-        if below(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (lo, hi)
-}
+include!("../../../benches/common/bisect.rs");
 
 /// A pose that can be placed along a random line: [`Pose3F`] and [`Pose2F`].
 pub trait Line: Copy {
