@@ -16,6 +16,7 @@
 
 use super::{
     Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim, ShapeCast, ShapeHit,
+    arc::Plane,
     linear::{cast_local, place},
     motion::{Frame, core_reach},
     ray::{miss, stalled},
@@ -373,7 +374,9 @@ where
     /// Algorithm:
     /// 1. GJK at `t` (warm): within the margin → a hit (at 0: the start rules).
     /// 2. The normal's speed bound `μ`; `μ ≤ 0` → a proven miss.
-    /// 3. Advance by `(ℓ − m)/μ`; past `max_toi` → a proven miss; no progress → give up.
+    /// 3. Advance by `(ℓ − m)/μ`, or farther when the chord bound of the plane's gap
+    ///    proves it (arc.rs; also out of a start within the margin); past `max_toi` → a
+    ///    proven miss; no progress → give up.
     fn advance(
         &self,
         options: &CastOptions<T>,
@@ -470,14 +473,24 @@ where
                 cast.safe_toi = options.max_toi;
                 return Ok(cast);
             }
-            let gap = lower - margin;
-            if !(gap > T::zero()) {
-                return Ok(stalled(t, CastTermination::NoProgress, iterations, steps));
-            }
-            if gap > mu * (options.max_toi - t) {
+            let (gap, horizon) = (lower - margin, options.max_toi - t);
+            if gap > mu * horizon {
                 return Ok(miss(options.max_toi, false, iterations, steps));
             }
-            let next = t + gap / mu;
+            let tau_mu = if gap > T::zero() { gap / mu } else { T::zero() };
+            // The chord bound of the turning supports along the fixed plane (arc.rs): a
+            // step out of a start within the margin, or longer than `gap/μ`.
+            let mut plane = Plane::new(self.motion_a, self.a, self.motion_b, self.b, &n, t, margin);
+            let turning = plane.longest_step(horizon, tau_mu, armed);
+            iterations += plane.evals;
+            let step = match turning {
+                Some(tau) if tau >= horizon => {
+                    return Ok(miss(options.max_toi, false, iterations, steps));
+                }
+                Some(tau) => tau,
+                None => tau_mu,
+            };
+            let next = t + step;
             if !(next > t) {
                 return Ok(stalled(t, CastTermination::NoProgress, iterations, steps));
             }
