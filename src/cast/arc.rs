@@ -30,6 +30,11 @@ use nalgebra::{Const, SVector};
 /// (`Plane::longest_step`).
 const TRIES: u32 = 16;
 
+/// Bisections of the step between the longest proven and the shortest not
+/// (`Plane::longest_step`): within 1/16 of the longest the bound proves, from the factor 2
+/// of the doubling.
+const REFINE: u32 = 4;
+
 /// One shape's extent beyond its rotation centre along a fixed world direction `d`, from
 /// time `t0`: `e(s) = max_x d·(x(t0 + s) − c(t0 + s))` over the core.
 struct Extent<'s, T: Real, const D: usize, S: ?Sized>
@@ -178,10 +183,11 @@ where
 
     /// A long step in `(tau_mu, horizon]` over which the plane's gap is proven to stay
     /// beyond the margin (`armed`), or, from a start within the margin, never below its
-    /// start (or 0) by more than its rounding; `None` if no try is longer than `tau_mu`.
-    /// Tries: the longest, a quarter turn of the faster shape or the rest of the horizon;
-    /// then from a `μ` step, doubling it while the bound holds (at most [`TRIES`] times),
-    /// or without one (a start within the margin), halving the longest (as often).
+    /// start (or 0) by more than its rounding; `None` if no proven try is longer than
+    /// `tau_mu`. Tries: the longest, a quarter turn of the faster shape or the rest of the
+    /// horizon; then from a `μ` step, doubling it while the bound holds, or without one (a
+    /// start within the margin) halving the longest until it does (at most [`TRIES`]
+    /// times); then [`REFINE`] bisections between the longest proven and the shortest not.
     pub(super) fn longest_step(&mut self, horizon: T, tau_mu: T, armed: bool) -> Option<T> {
         let w = self.a.w.max(self.b.w);
         if !(w > T::zero()) {
@@ -196,25 +202,42 @@ where
             return Some(top);
         }
         let two = lit::<T>(2.0);
+        // `lo`: proven (or the μ step), `hi`: not proven.
+        let (mut lo, mut hi) = (tau_mu, top);
         if tau_mu > T::zero() {
-            let (mut best, mut tau) = (None, tau_mu * two);
             for _ in 0..TRIES {
-                if !(tau < top) || !self.holds(tau, armed) {
+                let tau = lo * two;
+                if !(tau < hi) {
                     break;
                 }
-                best = Some(tau);
-                tau *= two;
+                if !self.holds(tau, armed) {
+                    hi = tau;
+                    break;
+                }
+                lo = tau;
             }
-            return best;
-        }
-        let mut tau = top / two;
-        for _ in 0..TRIES {
-            if self.holds(tau, armed) {
-                return Some(tau);
+        } else {
+            for _ in 0..TRIES {
+                let tau = hi / two;
+                if self.holds(tau, armed) {
+                    lo = tau;
+                    break;
+                }
+                hi = tau;
             }
-            tau /= two;
+            if !(lo > T::zero()) {
+                return None;
+            }
         }
-        None
+        for _ in 0..REFINE {
+            let mid = (lo + hi) / two;
+            if self.holds(mid, armed) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo > tau_mu).then_some(lo)
     }
 
     /// Whether the gap over `[t0, t0 + τ]` is proven to stay beyond the margin (`armed`),
