@@ -104,11 +104,13 @@ where
         let u1 = self.motion.rotation_at(self.t0 + tau).tr_mul(&self.d);
         let h1 = self.support(&u1, evals);
         let big_h0 = self.h0 + self.hc;
-        let b = (h1 + self.hc - big_h0 * cos) / sin;
+        // `B·Δ = (H_Δ − H₀ cos Δ)·Δ/sin Δ`, with `Δ/sin Δ ∈ [1, π/2]`: no division by a
+        // small sine (fixed point would leave its range).
+        let b_delta = (h1 + self.hc - big_h0 * cos) * (delta / sin);
         let (d2, two, six, tf) = (delta * delta, lit::<T>(2.0), lit::<T>(6.0), lit::<T>(24.0));
         // −B sin θ ≥ −Bθ + min(B, 0)·θ³/6; H₀(1 − cos θ) ≥ H₀θ²/2 − max(H₀, 0)·θ⁴/24.
-        let first = -b * delta;
-        let rest = big_h0 * d2 / two + b.min(T::zero()) * d2 * delta / six
+        let first = -b_delta;
+        let rest = big_h0 * d2 / two + b_delta.min(T::zero()) * d2 / six
             - big_h0.max(T::zero()) * d2 * d2 / tf;
         let scale = self.h0.abs() + self.hc.abs() + h1.abs() + first.abs() + (big_h0 * d2).abs();
         Some((first, first + rest, scale))
