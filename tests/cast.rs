@@ -3074,3 +3074,48 @@ where
     }
 }
 cases!(chord_bound_steps_out_of_a_touching_start, [2 => d2, 3 => d3]);
+
+/// Regression (the chord bound of a turning support, docs/casts.md §4.1): a diamond (a
+/// square of half-diagonal 0.75; in 3D a prism) standing on a corner (an edge) on a box's
+/// face, lifted at 0.3 while it turns at 2 rad per unit of time, separates: the lowest
+/// point is `1.75 + 0.3t − 0.75·max(|cos 2t|, |sin 2t|)`, at least `0.3t` above the face. It
+/// stalled (`NoProgress` at 0): no gap to advance by and the first-order speed bound
+/// `μ = −0.3 + 2·0.75 > 0`. The chord bound proves the step out (over an eighth of a turn
+/// the bottom corner's extent is exactly `0.75 cos θ`), then the advancement proves the rest:
+/// no hit, proven, and brute force over time (1000 samples) finds every distance positive.
+fn chord_bound_proves_a_lifted_corner_free<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut pts = Vec::new();
+    for z in if D == 3 { vec![-0.5, 0.5] } else { vec![0.0] } {
+        for (x, y) in [(0.75, 0.0), (-0.75, 0.0), (0.0, 0.75), (0.0, -0.75)] {
+            let mut q = SVector::<f64, D>::zeros();
+            (q[0], q[1]) = (x, y);
+            if D == 3 {
+                q[2] = z;
+            }
+            pts.push(p::<T, D>(&Point::from(q)));
+        }
+    }
+    let diamond = Polytope::try_new(pts).unwrap();
+    let ground = Cuboid::new(SVector::<T, D>::repeat(lit(1.0)));
+    let (mut up, mut at) = (SVector::<f64, D>::zeros(), SVector::<f64, D>::zeros());
+    (up[1], at[1]) = (0.3, 1.75);
+    let lift = RigidMotion::new(
+        &translation::<T, D>(&at).0,
+        Point::origin(),
+        v::<T, D>(&up),
+        angular::<T, D>(2.0),
+    );
+    let still = RigidMotion::fixed(&id::<T, D>());
+    let dist = |t: f64| distance_at(&still, &ground, &lift, &diamond, t);
+    let closest = (1..=1000)
+        .map(|k| dist(k as f64 / 1000.0))
+        .fold(f64::INFINITY, f64::min);
+    assert!(closest > 0.0, "brute force: {closest}");
+    let c =
+        query::time_of_impact(&still, &ground, &lift, &diamond, &opts(1.0, 0.0), &tol()).unwrap();
+    assert!(c.is_free(), "lifted corner: {c:?}");
+}
+cases!(chord_bound_proves_a_lifted_corner_free, [2 => d2, 3 => d3]);
