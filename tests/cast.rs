@@ -1803,7 +1803,8 @@ where
         if cast.termination == CastTermination::MaxIterations {
             // Conservative advancement converges linearly, slowly where the approach grazes
             // (the speed bound far above the true rate): the step cap may come right at
-            // the contact (#21 of the f64 2D sweep: 256 steps, 3.7e-14 from the target).
+            // the contact (#21 of the f64 2D sweep: 256 steps, 3.7e-14 from the target,
+            // before the chord step of docs/casts.md §4.1; none gives up since).
             // The last safe time must then be at the contact, and nothing before it.
             gave_up += 1;
             let d = dist(f(cast.safe_toi));
