@@ -139,6 +139,11 @@ where
     pair.cast(&options, true, tol)
 }
 
+/// The `μ` steps of a time of impact after which each step also tries the chord bound
+/// (arc.rs): by then the advancement converges slowly (a grazing approach, the bound `μ`
+/// far above the true rate).
+const CHORD_AFTER_STEPS: u32 = 128;
+
 /// The two shapes and their motions.
 struct Pair<'p, T: Real, const D: usize, A: ?Sized, B: ?Sized>
 where
@@ -479,10 +484,19 @@ where
             }
             let tau_mu = if gap > T::zero() { gap / mu } else { T::zero() };
             // The chord bound of the turning supports along the fixed plane (arc.rs): a
-            // step out of a start within the margin, or longer than `gap/μ`.
-            let mut plane = Plane::new(self.motion_a, self.a, self.motion_b, self.b, &n, t, margin);
-            let turning = plane.longest_step(horizon, tau_mu, armed);
-            iterations += plane.evals;
+            // step out of a start within the margin, or longer than `gap/μ`. Its search
+            // costs more than a warm-started distance query, so a time of impact takes it
+            // only out of a start within the margin or once the `μ` steps are many
+            // (docs/casts.md §4.1); a planner's check, counted in distance queries, always.
+            let turning = if planner || !armed || steps > CHORD_AFTER_STEPS {
+                let mut plane =
+                    Plane::new(self.motion_a, self.a, self.motion_b, self.b, &n, t, margin);
+                let tau = plane.longest_step(horizon, tau_mu, armed);
+                iterations += plane.evals;
+                tau
+            } else {
+                None
+            };
             let step = match turning {
                 Some(tau) if tau >= horizon => {
                     return Ok(miss(options.max_toi, false, iterations, steps));
