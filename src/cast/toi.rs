@@ -12,7 +12,10 @@
 //! μ = n·(v_A − v_B) + ‖n × ω_A‖ ρ_A + ‖n × ω_B‖ ρ_B
 //! ```
 //!
-//! and the cores stay beyond the margin `m` until `t + (ℓ − m)/μ`. `μ ≤ 0`: never.
+//! and the cores stay beyond the margin `m` until `t + (ℓ − m)/μ`. `μ ≤ 0`: never. Where
+//! that cannot step (a start within the margin) or converges slowly, and at every step of
+//! a motion check, the plane's gap is also bounded over a whole step by the chord bound of
+//! the turning supports (`arc.rs`, docs/casts.md §4.1).
 
 use super::{
     Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim, ShapeCast, ShapeHit,
