@@ -184,13 +184,14 @@ where
     }
 
     /// A long step in `(tau_mu, horizon]` over which the plane's gap is proven to stay
-    /// beyond the margin (`armed`), or, from a start within the margin, never below its
-    /// start (or 0) by more than its rounding; `None` if no proven try is longer than
+    /// beyond the margin (`within: None`), or, from a start within the margin, never below
+    /// `within: Some(f)` (the start's gap or 0, fixed for the whole run: no drift from step to
+    /// step) by more than twice its rounding; `None` if no proven try is longer than
     /// `tau_mu`. Tries: the longest, a quarter turn of the faster shape or the rest of the
     /// horizon; then from a `μ` step, doubling it while the bound holds, or without one (a
     /// start within the margin) halving the longest until it does (at most [`TRIES`]
     /// times); then [`REFINE`] bisections between the longest proven and the shortest not.
-    pub(super) fn longest_step(&mut self, horizon: T, tau_mu: T, armed: bool) -> Option<T> {
+    pub(super) fn longest_step(&mut self, horizon: T, tau_mu: T, within: Option<T>) -> Option<T> {
         let w = self.a.w.max(self.b.w);
         if !(w > T::zero()) {
             return None;
@@ -200,7 +201,7 @@ where
         if !(top > tau_mu) {
             return None;
         }
-        if self.holds(top, armed) {
+        if self.holds(top, within) {
             return Some(top);
         }
         let two = lit::<T>(2.0);
@@ -212,7 +213,7 @@ where
                 if !(tau < hi) {
                     break;
                 }
-                if !self.holds(tau, armed) {
+                if !self.holds(tau, within) {
                     hi = tau;
                     break;
                 }
@@ -221,7 +222,7 @@ where
         } else {
             for _ in 0..TRIES {
                 let tau = hi / two;
-                if self.holds(tau, armed) {
+                if self.holds(tau, within) {
                     lo = tau;
                     break;
                 }
@@ -233,7 +234,7 @@ where
         }
         for _ in 0..REFINE {
             let mid = (lo + hi) / two;
-            if self.holds(mid, armed) {
+            if self.holds(mid, within) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -242,18 +243,22 @@ where
         (lo > tau_mu).then_some(lo)
     }
 
-    /// Whether the gap over `[t0, t0 + τ]` is proven to stay beyond the margin (`armed`),
-    /// or not below `min(g₀, 0)` by more than twice its rounding.
-    fn holds(&mut self, tau: T, armed: bool) -> bool {
+    /// Whether the gap over `[t0, t0 + τ]` is proven to stay beyond the margin
+    /// (`within: None`), or not below `within: Some(f)` by more than twice its rounding.
+    fn holds(&mut self, tau: T, within: Option<T>) -> bool {
         let Some((low, slack)) = self.lowest(tau) else {
             return false;
         };
-        let floor = if armed {
-            T::zero()
-        } else {
-            self.gap.min(T::zero()) - slack - slack
+        let floor = match within {
+            None => T::zero(),
+            Some(f) => f - slack - slack,
         };
         low >= floor
+    }
+
+    /// The plane's gap beyond the margin at `t0`.
+    pub(super) fn gap(&self) -> T {
+        self.gap
     }
 }
 

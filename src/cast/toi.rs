@@ -408,7 +408,7 @@ where
         let mut margin = self.margin(options);
         let (mut t, mut iterations, mut steps) = (T::zero(), 0u32, 0u32);
         let mut cache = Cache::new();
-        let (mut armed, mut last_normal) = (true, None);
+        let (mut armed, mut last_normal, mut floor) = (true, None, None);
         // The advancement converges linearly: it stops within 16 touching bands of the
         // margin (f64: ~1.5e-8 × the pair's size), where a step would gain less.
         let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
@@ -494,7 +494,9 @@ where
             let turning = if planner || !armed || steps > CHORD_AFTER_STEPS {
                 let mut plane =
                     Plane::new(self.motion_a, self.a, self.motion_b, self.b, &n, t, margin);
-                let tau = plane.longest_step(horizon, tau_mu, armed);
+                // From a start within the margin: never below the first plane's gap (or 0).
+                let within = (!armed).then(|| *floor.get_or_insert(plane.gap().min(T::zero())));
+                let tau = plane.longest_step(horizon, tau_mu, within);
                 iterations += plane.evals;
                 tau
             } else {
