@@ -222,7 +222,7 @@ fn bench_motion(c: &mut Criterion) {
     let margin = 0.02;
     let batch = motions();
     let (mut ca_free, mut fixed_free, mut n_free, mut ca_hit, mut n_hit) = (0u64, 0u64, 0, 0u64, 0);
-    let mut ratios = Vec::new();
+    let (mut ratios, mut counts) = (Vec::new(), Vec::new());
     for m in &batch {
         let swing = RigidMotion::between(&m.start, &m.end);
         let rest = RigidMotion::fixed(&m.obstacle);
@@ -251,9 +251,19 @@ fn bench_motion(c: &mut Criterion) {
             fixed_free += n as u64;
             n_free += 1;
             ratios.push(n as f64 / f64::from(check.steps));
+            counts.push((check.steps, n));
         }
     }
     ratios.sort_by(f64::total_cmp);
+    let median = |mut v: Vec<usize>| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(0)
+    };
+    let ca_median = median(counts.iter().map(|c| c.0 as usize).collect());
+    let fixed_median = median(counts.iter().map(|c| c.1).collect());
+    eprintln!(
+        "motion\t3d_f64\tca_queries_median={ca_median}\tfixed_step_queries_median={fixed_median}"
+    );
     eprintln!(
         "motion\t3d_f64\tfree={n_free}\tca_queries={:.1}\tfixed_step_queries={:.1}\tratio_total={:.1}\tratio_median={:.1}\tratio_min={:.1}\tcolliding={n_hit}\tca_queries_colliding={:.1}",
         ca_free as f64 / n_free as f64,

@@ -16,6 +16,7 @@
 //! return world-frame results. No hit is `hit: None`; a run that gives up says so in its
 //! [`CastTermination`] and reports the last time it proved safe.
 
+mod arc;
 mod boxes;
 mod closed;
 mod linear;

@@ -50,6 +50,10 @@ pub trait RotationDim<T: Real, const D: usize>: CastDim<T, D> {
     /// `√(1 − ŵₖ²)` in 3D (0 along the axis), 1 for `w = 0`.
     #[doc(hidden)]
     fn plane_share(w: &Self::Angular, k: usize) -> T;
+    /// The component of `d` along the axis of `w`, which a rotation by `w` keeps: 0 in
+    /// 2D (and for `w = 0`), `(d·ŵ) ŵ` in 3D.
+    #[doc(hidden)]
+    fn along_axis(w: &Self::Angular, d: &SVector<T, D>) -> SVector<T, D>;
 }
 
 impl<T: Real> RotationDim<T, 2> for Const<2> {
@@ -79,6 +83,9 @@ impl<T: Real> RotationDim<T, 2> for Const<2> {
     }
     fn plane_share(_w: &T, _k: usize) -> T {
         T::one()
+    }
+    fn along_axis(_w: &T, _d: &SVector<T, 2>) -> SVector<T, 2> {
+        SVector::zeros()
     }
 }
 
@@ -156,6 +163,12 @@ impl<T: Real> RotationDim<T, 3> for Const<3> {
         let mut rest = *w;
         rest[k] = T::zero();
         (norm(&rest) / n).min(T::one())
+    }
+    fn along_axis(w: &Vector3<T>, d: &SVector<T, 3>) -> SVector<T, 3> {
+        match crate::real::normalize(w) {
+            Some(k) => k.into_inner() * k.dot(d),
+            None => SVector::zeros(),
+        }
     }
 }
 

@@ -12,10 +12,14 @@
 //! μ = n·(v_A − v_B) + ‖n × ω_A‖ ρ_A + ‖n × ω_B‖ ρ_B
 //! ```
 //!
-//! and the cores stay beyond the margin `m` until `t + (ℓ − m)/μ`. `μ ≤ 0`: never.
+//! and the cores stay beyond the margin `m` until `t + (ℓ − m)/μ`. `μ ≤ 0`: never. Where
+//! that cannot step (a start within the margin) or converges slowly, and at every step of
+//! a motion check, the plane's gap is also bounded over a whole step by the chord bound of
+//! the turning supports (`arc.rs`, docs/casts.md §4.1).
 
 use super::{
     Cast, CastDim, CastOptions, CastTermination, RigidMotion, RotationDim, ShapeCast, ShapeHit,
+    arc::Plane,
     linear::{cast_local, place},
     motion::{Frame, core_reach},
     ray::{miss, stalled},
@@ -137,6 +141,11 @@ where
     };
     pair.cast(&options, true, tol)
 }
+
+/// The `μ` steps of a time of impact after which each step also tries the chord bound
+/// (arc.rs): by then the advancement converges slowly (a grazing approach, the bound `μ`
+/// far above the true rate).
+const CHORD_AFTER_STEPS: u32 = 128;
 
 /// The two shapes and their motions.
 struct Pair<'p, T: Real, const D: usize, A: ?Sized, B: ?Sized>
@@ -373,7 +382,9 @@ where
     /// Algorithm:
     /// 1. GJK at `t` (warm): within the margin → a hit (at 0: the start rules).
     /// 2. The normal's speed bound `μ`; `μ ≤ 0` → a proven miss.
-    /// 3. Advance by `(ℓ − m)/μ`; past `max_toi` → a proven miss; no progress → give up.
+    /// 3. Advance by `(ℓ − m)/μ`, or farther when the chord bound of the plane's gap
+    ///    proves it (arc.rs; also out of a start within the margin); past `max_toi` → a
+    ///    proven miss; no progress → give up.
     fn advance(
         &self,
         options: &CastOptions<T>,
@@ -397,7 +408,7 @@ where
         let mut margin = self.margin(options);
         let (mut t, mut iterations, mut steps) = (T::zero(), 0u32, 0u32);
         let mut cache = Cache::new();
-        let (mut armed, mut last_normal) = (true, None);
+        let (mut armed, mut last_normal, mut floor) = (true, None, None);
         // The advancement converges linearly: it stops within 16 touching bands of the
         // margin (f64: ~1.5e-8 × the pair's size), where a step would gain less.
         let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
@@ -470,14 +481,35 @@ where
                 cast.safe_toi = options.max_toi;
                 return Ok(cast);
             }
-            let gap = lower - margin;
-            if !(gap > T::zero()) {
-                return Ok(stalled(t, CastTermination::NoProgress, iterations, steps));
-            }
-            if gap > mu * (options.max_toi - t) {
+            let (gap, horizon) = (lower - margin, options.max_toi - t);
+            if gap > mu * horizon {
                 return Ok(miss(options.max_toi, false, iterations, steps));
             }
-            let next = t + gap / mu;
+            let tau_mu = if gap > T::zero() { gap / mu } else { T::zero() };
+            // The chord bound of the turning supports along the fixed plane (arc.rs): a
+            // step out of a start within the margin, or longer than `gap/μ`. Its search
+            // costs more than a warm-started distance query, so a time of impact takes it
+            // only out of a start within the margin or once the `μ` steps are many
+            // (docs/casts.md §4.1); a planner's check, counted in distance queries, always.
+            let turning = if planner || !armed || steps > CHORD_AFTER_STEPS {
+                let mut plane =
+                    Plane::new(self.motion_a, self.a, self.motion_b, self.b, &n, t, margin);
+                // From a start within the margin: never below the first plane's gap (or 0).
+                let within = (!armed).then(|| *floor.get_or_insert(plane.gap().min(T::zero())));
+                let tau = plane.longest_step(horizon, tau_mu, within);
+                iterations += plane.evals;
+                tau
+            } else {
+                None
+            };
+            let step = match turning {
+                Some(tau) if tau >= horizon => {
+                    return Ok(miss(options.max_toi, false, iterations, steps));
+                }
+                Some(tau) => tau,
+                None => tau_mu,
+            };
+            let next = t + step;
             if !(next > t) {
                 return Ok(stalled(t, CastTermination::NoProgress, iterations, steps));
             }
