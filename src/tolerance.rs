@@ -483,6 +483,12 @@ pub(crate) mod factor {
     /// A motion's rotation is a rotation when `R·(1, …, 1)` keeps its squared length `D`
     /// within this fraction of `D` (`cast::motion`, checked on deserialised motions).
     pub(crate) const MOTION_ROTATION: f64 = 2e-3;
+    /// Doublings of a `μ` step (or halvings of a quarter turn) tried with the chord bound
+    /// (`cast::arc`, `Plane::longest_step`).
+    pub(crate) const CHORD_TRIES: u32 = 16;
+    /// Bisections of the step between the longest the chord bound proves and the shortest
+    /// it does not (`cast::arc`): within 1/16 of the longest, from the doubling's factor 2.
+    pub(crate) const CHORD_REFINE: u32 = 4;
 }
 
 /// The thresholds of the hull construction and of polytope support queries

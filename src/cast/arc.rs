@@ -22,18 +22,13 @@ use crate::{
     Real,
     real::lit,
     shape::SupportMap,
-    tolerance::{allowance, ulps},
+    tolerance::{
+        allowance,
+        factor::{CHORD_REFINE, CHORD_TRIES},
+        ulps,
+    },
 };
 use nalgebra::{Const, SVector};
-
-/// Doublings of a `μ` step (or halvings of a quarter turn) tried with the chord bound
-/// (`Plane::longest_step`).
-const TRIES: u32 = 16;
-
-/// Bisections of the step between the longest proven and the shortest not
-/// (`Plane::longest_step`): within 1/16 of the longest the bound proves, from the factor 2
-/// of the doubling.
-const REFINE: u32 = 4;
 
 /// One shape's extent beyond its rotation centre along a fixed world direction `d`, from
 /// time `t0`: `e(s) = max_x d·(x(t0 + s) − c(t0 + s))` over the core.
@@ -189,8 +184,8 @@ where
     /// step) by more than twice its rounding; `None` if no proven try is longer than
     /// `tau_mu`. Tries: the longest, a quarter turn of the faster shape or the rest of the
     /// horizon; then from a `μ` step, doubling it while the bound holds, or without one (a
-    /// start within the margin) halving the longest until it does (at most [`TRIES`]
-    /// times); then [`REFINE`] bisections between the longest proven and the shortest not.
+    /// start within the margin) halving the longest until it does (at most [`CHORD_TRIES`]
+    /// times); then [`CHORD_REFINE`] bisections between the longest proven and the shortest not.
     pub(super) fn longest_step(&mut self, horizon: T, tau_mu: T, within: Option<T>) -> Option<T> {
         let w = self.a.w.max(self.b.w);
         if !(w > T::zero()) {
@@ -208,7 +203,7 @@ where
         // `lo`: proven (or the μ step), `hi`: not proven.
         let (mut lo, mut hi) = (tau_mu, top);
         if tau_mu > T::zero() {
-            for _ in 0..TRIES {
+            for _ in 0..CHORD_TRIES {
                 let tau = lo * two;
                 if !(tau < hi) {
                     break;
@@ -220,7 +215,7 @@ where
                 lo = tau;
             }
         } else {
-            for _ in 0..TRIES {
+            for _ in 0..CHORD_TRIES {
                 let tau = hi / two;
                 if self.holds(tau, within) {
                     lo = tau;
@@ -232,7 +227,7 @@ where
                 return None;
             }
         }
-        for _ in 0..REFINE {
+        for _ in 0..CHORD_REFINE {
             let mid = (lo + hi) / two;
             if self.holds(mid, within) {
                 lo = mid;
