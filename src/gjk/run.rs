@@ -358,11 +358,10 @@ where
             } else {
                 None
             };
-            if self.simplex.push(sp, johnson.as_mut()).is_none() {
+            if self.simplex.push_along(sp, v, johnson.as_mut()).is_none() {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             }
-            self.simplex.set_dir(v);
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }

@@ -159,15 +159,28 @@ where
     }
 
     /// Adds a vertex in a free slot and returns the slot; `None` (nothing changed) when the
-    /// simplex is full. With `johnson`, its tables are extended.
+    /// simplex is full. With `johnson`, its tables are extended. No direction is recorded
+    /// (see [`Self::push_along`]).
+    #[inline]
     pub(crate) fn push(
         &mut self,
         p: SupportPoint<T, D>,
         johnson: Option<&mut Johnson<T, D>>,
     ) -> Option<usize> {
+        self.push_along(p, SVector::zeros(), johnson)
+    }
+
+    /// [`Self::push`], recording that `p` is the support point along `dir`
+    /// (`a = s_A(−dir)`, `b = s_B(dir)`), from which a warm start re-derives it.
+    pub(crate) fn push_along(
+        &mut self,
+        p: SupportPoint<T, D>,
+        dir: SVector<T, D>,
+        johnson: Option<&mut Johnson<T, D>>,
+    ) -> Option<usize> {
         let slot = (0..D + 1).find(|&i| !self.set.contains(i))?;
         self.pts.as_mut()[slot] = p;
-        self.dirs.as_mut()[slot] = SVector::zeros();
+        self.dirs.as_mut()[slot] = dir;
         if let Some(j) = johnson {
             j.add(self.pts.as_ref(), self.set, slot);
         }
@@ -199,15 +212,6 @@ where
             if set.contains(i) {
                 *p = SupportPoint::new(p.a, p.b + du);
             }
-        }
-    }
-
-    /// Records that the newest vertex is the support point along `dir` (`a = s_A(−dir)`,
-    /// `b = s_B(dir)`).
-    #[inline]
-    pub(crate) fn set_dir(&mut self, dir: SVector<T, D>) {
-        if !self.set.is_empty() {
-            self.dirs.as_mut()[self.last] = dir;
         }
     }
 
@@ -254,8 +258,8 @@ where
         }
         self.clear();
         for (p, d) in points.iter().zip(dirs).take(D + 1) {
-            if !self.contains(&p.w) && self.push(*p, johnson.as_deref_mut()).is_some() {
-                self.set_dir(d);
+            if !self.contains(&p.w) {
+                self.push_along(*p, d, johnson.as_deref_mut());
             }
         }
         if self.is_empty() {
