@@ -11,9 +11,6 @@ use nalgebra::SVector;
 pub trait Difference<T: Real, const D: usize>: Copy {
     /// The support point of `A − B` along `d`: `s_A(d) − s_B(−d)`, with its witnesses.
     fn support(&self, d: &SVector<T, D>) -> SupportPoint<T, D>;
-    /// The support point of `A − B` along `−v` (GJK's step from `v`): `s_A(−v) − s_B(v)`,
-    /// [`Self::support`] of `−v` without negating twice.
-    fn support_against(&self, v: &SVector<T, D>) -> SupportPoint<T, D>;
     /// The shapes' centres: their difference is a point of `A − B`.
     fn centres(&self) -> SupportPoint<T, D>;
     /// A's rounding radius ([`SupportMap::radius`]).
@@ -46,10 +43,6 @@ where
     #[inline(always)]
     fn support(&self, d: &SVector<T, D>) -> SupportPoint<T, D> {
         SupportPoint::new(self.a.core_support(d), self.b.core_support(&-d))
-    }
-    #[inline(always)]
-    fn support_against(&self, v: &SVector<T, D>) -> SupportPoint<T, D> {
-        SupportPoint::new(self.a.core_support(&-v), self.b.core_support(v))
     }
     #[inline(always)]
     fn centres(&self) -> SupportPoint<T, D> {

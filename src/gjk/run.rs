@@ -212,7 +212,7 @@ where
             // encloses the origin.
             let mut e = SVector::<T, D>::zeros();
             e[0] = T::one();
-            p = self.pair.support_against(&e);
+            p = self.pair.support(&-e);
             check_range(&p, limit)?;
         }
         Ok(Start {
@@ -310,7 +310,7 @@ where
             } else {
                 out.dir
             };
-            let sp = self.pair.support_against(&v);
+            let sp = self.pair.support(&-v);
             check_range(&sp, limit)?;
             // Plain comparisons (`real::amax`): `check_range` passed the point.
             out.coords = amax_from(amax_from(out.coords, &sp.a.coords), &sp.b.coords);
@@ -485,7 +485,7 @@ where
         return Ok(None);
     };
     let u = u.into_inner();
-    let sp = pair.support_against(&u);
+    let sp = pair.support(&-u);
     check_range(&sp, coordinate_limit::<T, D>())?;
     let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
     Ok(Some(PlaneBound {

@@ -294,7 +294,7 @@ fn in_range<T: Real>(m: T) -> bool {
 /// let GJK and EPA converge on these pairs (boxes take about 10 support points; below
 /// `tolerance::factor::CLOSED_FORM_MIN_ITERATIONS` the general path runs, so that a cap
 /// binds as documented).
-#[inline(always)]
+#[inline]
 fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
     tol.gjk_subalgorithm == Subalgorithm::Auto
         && crate::gjk::is_plain(tol)

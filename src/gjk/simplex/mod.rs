@@ -237,7 +237,7 @@ where
         for i in 0..D + 1 {
             if self.set.contains(i) {
                 let d = self.dirs.as_ref()[i];
-                self.pts.as_mut()[i] = pair.support_against(&d);
+                self.pts.as_mut()[i] = pair.support(&-d);
             }
         }
     }
