@@ -288,8 +288,8 @@ fn batch(
     let first_obstacle = shapes.len();
     shapes.extend(obs.iter());
     scene_poses.extend(obs_poses.iter().copied());
-    let pairs: Vec<(usize, usize)> = (0..poses.len() * links.len())
-        .flat_map(|l| (0..obs.len()).map(move |o| (l, first_obstacle + o)))
+    let pairs: Vec<batch::Pair> = (0..poses.len() * links.len())
+        .flat_map(|l| (0..obs.len()).map(move |o| batch::Pair::new(l, first_obstacle + o)))
         .collect();
     let m = pairs.len();
     let mut out = vec![None; m];
@@ -304,7 +304,7 @@ fn batch(
         });
         let run = |caches: &mut Vec<Cache<f64, 3>>, out: &mut Vec<_>| match &pool {
             None => {
-                for (k, &(i, j)) in pairs.iter().enumerate() {
+                for (k, &batch::Pair { a: i, b: j }) in pairs.iter().enumerate() {
                     out[k] = Some(query::contact_with_cache(
                         &scene_poses[i],
                         shapes[i],

@@ -3,7 +3,8 @@
 //! over rayon's worker threads.
 //!
 //! A [`Scene`] is a slice of shapes and a slice of their poses (one per shape, same index);
-//! a pair is two indices into it. Each query is exactly the sequential one
+//! a [`Pair`] is two indices into it; an index past the scene is that pair's
+//! [`QueryError::NoSuchShape`], the other pairs still answered. Each query is exactly the sequential one
 //! ([`query::distance_with_cache`], [`query::contact_with_cache`],
 //! [`query::distance_within_with_cache`]) on the pair's own cache, so a batch answers bit
 //! for bit what a loop over the pairs answers, in any thread count. Memory: the caches
@@ -18,7 +19,7 @@
 //!                                       Ball::new(0.5).into(), Ball::new(0.25).into()];
 //! let poses = [Isometry3::identity(), Isometry3::translation(3.0, 0.0, 0.0),
 //!              Isometry3::translation(0.0, 1.1, 0.0)];
-//! let pairs = [(0, 1), (0, 2), (1, 2)];
+//! let pairs = [batch::Pair::new(0, 1), batch::Pair::new(0, 2), batch::Pair::new(1, 2)];
 //! let mut caches = vec![Cache::new(); pairs.len()];
 //! let mut out = vec![None; pairs.len()];
 //! let scene = batch::Scene::new(&poses, &shapes);
@@ -46,6 +47,29 @@ const MIN_PAIRS_PER_TASK: usize = 32;
 
 /// The answer slot of one pair: `None` until the batch fills it.
 pub type Slot<X> = Option<Result<X, QueryError>>;
+
+/// Two shapes of a [`Scene`], by their indices: the query is `a`'s against `b`'s (A and B
+/// of the sequential query).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pair {
+    /// Index of shape A (and its pose).
+    pub a: usize,
+    /// Index of shape B (and its pose).
+    pub b: usize,
+}
+
+impl Pair {
+    /// Shape `a` against shape `b`.
+    pub const fn new(a: usize, b: usize) -> Self {
+        Self { a, b }
+    }
+}
+
+impl From<(usize, usize)> for Pair {
+    fn from((a, b): (usize, usize)) -> Self {
+        Self { a, b }
+    }
+}
 
 /// Shapes and their poses, one pose per shape (same index): what a batch's pairs index.
 #[derive(Debug)]
@@ -81,7 +105,7 @@ where
     /// Runs `query(pose_a, a, pose_b, b, cache)` for every pair in parallel, into `out`.
     fn run<X: Send>(
         &self,
-        pairs: &[(usize, usize)],
+        pairs: &[Pair],
         caches: &mut [Cache<T, D>],
         out: &mut [Slot<X>],
         query: impl Fn(
@@ -101,8 +125,13 @@ where
             .zip(caches.par_iter_mut())
             .zip(out.par_iter_mut())
             .with_min_len(MIN_PAIRS_PER_TASK)
-            .for_each(|((&(i, j), cache), slot)| {
-                *slot = Some(query(&poses[i], &shapes[i], &poses[j], &shapes[j], cache));
+            .for_each(|((pair, cache), slot)| {
+                *slot = Some(
+                    match (lookup(poses, shapes, pair.a), lookup(poses, shapes, pair.b)) {
+                        (Ok((pa, a)), Ok((pb, b))) => query(pa, a, pb, b, cache),
+                        (Err(e), _) | (_, Err(e)) => Err(e),
+                    },
+                );
             });
     }
 
@@ -110,10 +139,11 @@ where
     /// all cores, into `out[k]`.
     ///
     /// # Panics
-    /// If `pairs`, `caches` and `out` differ in length, or a pair indexes past the shapes.
+    /// If `pairs`, `caches` and `out` differ in length (a pair indexing past the shapes is
+    /// that pair's [`QueryError::NoSuchShape`]).
     pub fn distances(
         &self,
-        pairs: &[(usize, usize)],
+        pairs: &[Pair],
         tol: &Tolerances<T>,
         caches: &mut [Cache<T, D>],
         out: &mut [Slot<Distance<T, D>>],
@@ -130,7 +160,7 @@ where
     /// As [`Scene::distances`].
     pub fn contacts(
         &self,
-        pairs: &[(usize, usize)],
+        pairs: &[Pair],
         tol: &Tolerances<T>,
         caches: &mut [Cache<T, D>],
         out: &mut [Slot<Contact<T, D>>],
@@ -150,7 +180,7 @@ where
     /// As [`Scene::distances`].
     pub fn distances_within(
         &self,
-        pairs: &[(usize, usize)],
+        pairs: &[Pair],
         margin: T,
         tol: &Tolerances<T>,
         caches: &mut [Cache<T, D>],
@@ -159,5 +189,17 @@ where
         self.run(pairs, caches, out, |pa, a, pb, b, c| {
             query::distance_within_with_cache(pa, a, pb, b, margin, tol, c)
         });
+    }
+}
+
+/// Shape `index` of the scene and its pose, or [`QueryError::NoSuchShape`].
+fn lookup<'s, T: Real, R, S, const D: usize>(
+    poses: &'s [Isometry<T, R, D>],
+    shapes: &'s [S],
+    index: usize,
+) -> Result<(&'s Isometry<T, R, D>, &'s S), QueryError> {
+    match (poses.get(index), shapes.get(index)) {
+        (Some(pose), Some(shape)) => Ok((pose, shape)),
+        _ => Err(QueryError::NoSuchShape { index }),
     }
 }

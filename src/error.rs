@@ -76,6 +76,12 @@ pub enum QueryError {
     /// a public field, or returned by a user's [`crate::shape::SupportMap::radius`]); every
     /// query checks its shapes with [`crate::shape::SupportMap::validate`].
     InvalidShape(ShapeError),
+    /// A batch's pair names a shape the scene does not have (`batch::Pair`, cargo feature
+    /// `rayon`).
+    NoSuchShape {
+        /// The index past the scene's shapes.
+        index: usize,
+    },
 }
 
 impl fmt::Display for QueryError {
@@ -107,6 +113,7 @@ impl fmt::Display for QueryError {
                 write!(f, "cast input `{what}` is NaN, infinite or out of range")
             }
             Self::InvalidShape(e) => write!(f, "invalid shape: {e}"),
+            Self::NoSuchShape { index } => write!(f, "no shape {index} in the scene"),
         }
     }
 }

@@ -8,7 +8,7 @@
 mod common;
 use common::*;
 use convex_proximity::{
-    Real, Tolerances, batch,
+    QueryError, Real, Tolerances, batch,
     epa::ContactDim,
     gjk::Cache,
     lit, query,
@@ -59,8 +59,8 @@ where
 {
     let mut rng = Rng(17 + D as u64);
     let (shapes, mut poses) = scene::<T, D>(&mut rng, 12);
-    let pairs: Vec<(usize, usize)> = (0..shapes.len())
-        .flat_map(|i| (i + 1..shapes.len()).map(move |j| (i, j)))
+    let pairs: Vec<batch::Pair> = (0..shapes.len())
+        .flat_map(|i| (i + 1..shapes.len()).map(move |j| batch::Pair::new(i, j)))
         .collect();
     let tol = Tolerances::<T>::default();
     let margin = lit::<T>(0.5);
@@ -93,7 +93,7 @@ where
             let mut sd = Vec::new();
             let mut sc = Vec::new();
             let mut sw = Vec::new();
-            for (k, &(i, j)) in pairs.iter().enumerate() {
+            for (k, &batch::Pair { a: i, b: j }) in pairs.iter().enumerate() {
                 let (pa, a, pb, b) = (&poses[i], &shapes[i], &poses[j], &shapes[j]);
                 sd.push(Some(query::distance_with_cache(
                     pa, a, pb, b, &tol, &mut ld[k],
@@ -133,7 +133,7 @@ fn mismatched_caches_panic() {
     let poses = [nalgebra::Isometry2::identity(); 2];
     let mut out = vec![None; 1];
     batch::Scene::new(&poses, &shapes).distances(
-        &[(0, 1)],
+        &[batch::Pair::new(0, 1)],
         &Tolerances::default(),
         &mut [],
         &mut out,
@@ -147,4 +147,30 @@ fn mismatched_poses_panic() {
     let shapes = [Ball::new(1.0f64), Ball::new(1.0)];
     let poses = [nalgebra::Isometry2::identity(); 1];
     let _ = batch::Scene::new(&poses, &shapes);
+}
+
+/// A pair naming a shape past the scene is that pair's error; the other pairs are answered
+/// as the sequential query answers them.
+#[test]
+fn pair_past_the_scene_is_no_such_shape() {
+    let shapes = [Ball::new(1.0f64), Ball::new(1.0)];
+    let poses = [
+        nalgebra::Isometry2::identity(),
+        nalgebra::Isometry2::translation(3.0, 0.0),
+    ];
+    let pairs = [(0, 1), (0, 2), (7, 1)].map(batch::Pair::from);
+    let tol = Tolerances::default();
+    let mut out = vec![None; 3];
+    let scene = batch::Scene::new(&poses, &shapes);
+    scene.distances(&pairs, &tol, &mut [Cache::new(); 3], &mut out);
+    let d = out[0].unwrap().unwrap();
+    assert!((d.distance - 1.0).abs() < 1e-12, "{d:?}");
+    assert_eq!(out[1], Some(Err(QueryError::NoSuchShape { index: 2 })));
+    assert_eq!(out[2], Some(Err(QueryError::NoSuchShape { index: 7 })));
+    let mut out = vec![None; 3];
+    scene.contacts(&pairs, &tol, &mut [Cache::new(); 3], &mut out);
+    assert_eq!(out[1], Some(Err(QueryError::NoSuchShape { index: 2 })));
+    let mut out = vec![None; 3];
+    scene.distances_within(&pairs, 0.5, &tol, &mut [Cache::new(); 3], &mut out);
+    assert_eq!(out[2], Some(Err(QueryError::NoSuchShape { index: 7 })));
 }

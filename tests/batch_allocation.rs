@@ -64,8 +64,8 @@ fn warm_batches_do_not_allocate() {
             Vector3::new(0.3, x, 0.1),
         ));
     }
-    let pairs: Vec<(usize, usize)> = (0..24)
-        .flat_map(|i| (i + 1..24).map(move |j| (i, j)))
+    let pairs: Vec<batch::Pair> = (0..24)
+        .flat_map(|i| (i + 1..24).map(move |j| batch::Pair::new(i, j)))
         .collect();
     let n = pairs.len();
     let tol = Tolerances::default();
@@ -91,7 +91,7 @@ fn warm_batches_do_not_allocate() {
         run(&mut caches, &mut contacts, &mut distances);
     }
     pool.broadcast(|_| {
-        for (&(i, j), cache) in pairs.iter().zip(&caches) {
+        for (&batch::Pair { a: i, b: j }, cache) in pairs.iter().zip(&caches) {
             let mut copy = *cache;
             let _ = query::contact_with_cache(
                 &poses[i], &shapes[i], &poses[j], &shapes[j], &tol, &mut copy,

@@ -3,7 +3,7 @@
 //! format's own definition of each shape (support values of the world-frame shape: hull
 //! points, cuboid corners `R·(s∘h) + t`, ball and capsule) in f64, f32 and FixedI40F24, 2D
 //! and 3D. The corpus itself is not in the repository: the last test reads it when
-//! `CORPUS_DIR` (or `../shared/corpus`) holds it, and is ignored by default.
+//! `CORPUS_DIR` names it, and is ignored by default.
 
 mod common;
 #[path = "common/corpus.rs"]
@@ -340,14 +340,11 @@ fn rotations_are_exact_to_rounding() {
 
 /// Every line of the corpus parses, and every shape built in f64 has the support values of
 /// its definition. Run with `cargo test --release --test corpus_format -- --ignored`
-/// (`CORPUS_DIR` overrides `../shared/corpus`).
+/// (`CORPUS_DIR` names the corpus directory).
 #[test]
 #[ignore = "needs the corpus, which is not in the repository"]
 fn every_corpus_shape_matches_its_definition() {
-    let dir = std::env::var("CORPUS_DIR").map_or_else(
-        |_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(corpus::DEFAULT_DIR_FROM_ROOT),
-        std::path::PathBuf::from,
-    );
+    let dir = corpus::corpus_dir(None).unwrap_or_else(|e| panic!("{e}"));
     fn check<const D: usize, R: FromMatrix<f64, D>>(cases: &[Case]) {
         let mut rng = Rng(0xD1 + D as u64);
         for case in cases {

@@ -683,12 +683,12 @@ where
 }
 cases!(lagging_momentum_switches_off_far_apart, [2 => d2, 3 => d3]);
 
-/// Iterations per variant over the development corpus (`../shared/corpus`), 3D and 2D f64
+/// Iterations per variant over a corpus (the directory in `CORPUS_DIR`), 3D and 2D f64
 /// `distance` through the general path (`Subalgorithm::SignedVolumes`, the same GJK as the
 /// default but without the closed-form pair paths). A report, not a study:
 /// `cargo test --release --test variants -- --ignored --nocapture corpus_iterations`.
 #[test]
-#[ignore = "reads ../shared/corpus; prints a table"]
+#[ignore = "reads the corpus in CORPUS_DIR; prints a table"]
 fn corpus_iterations() {
     for crit in CRITERIA {
         for acc in ACCELERATIONS {
@@ -703,8 +703,7 @@ fn corpus_iterations() {
             );
         }
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = corpus::corpus_dir(None, root);
+    let dir = corpus::corpus_dir(None).unwrap_or_else(|e| panic!("{e}"));
     for dim in [3usize, 2] {
         let cases = corpus::load(&dir, dim).expect("the development corpus");
         for crit in CRITERIA {

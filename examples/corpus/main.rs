@@ -28,7 +28,7 @@ use convex_proximity::{Real, epa::ContactDim};
 use corpus::{Case, FromMatrix, Scalar};
 use nalgebra::{Const, UnitComplex, UnitQuaternion};
 use runner::Args;
-use std::{path::Path, time::Duration, time::Instant};
+use std::time::{Duration, Instant};
 use watchdog::Watchdog;
 
 /// A query that has not answered after this long is a hang.
@@ -149,7 +149,10 @@ fn main() {
         println!("{USAGE}");
         return;
     }
-    let dir = corpus::corpus_dir(args.value("corpus"), Path::new(env!("CARGO_MANIFEST_DIR")));
+    let dir = corpus::corpus_dir(args.value("corpus")).unwrap_or_else(|e| {
+        eprintln!("{e}\n{USAGE}");
+        std::process::exit(2)
+    });
     let start = Instant::now();
     let corpora: Vec<(usize, Vec<Case>)> = dims
         .iter()

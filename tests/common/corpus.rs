@@ -17,10 +17,6 @@ use nalgebra::{
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// The corpus directory relative to the repository root (the development setup); users
-/// pass theirs with `--corpus DIR`.
-pub const DEFAULT_DIR_FROM_ROOT: &str = "../shared/corpus";
-
 /// The categories of the corpus, in the order the runners print them.
 pub const CATEGORIES: [&str; 9] = [
     "sep_random",
@@ -221,12 +217,24 @@ pub fn load(dir: &Path, dim: usize) -> Result<Vec<Case>, String> {
         .collect()
 }
 
-/// The corpus directory: `--corpus DIR` if given, else [`DEFAULT_DIR_FROM_ROOT`] under the
-/// repository root `root`.
-#[must_use]
-pub fn corpus_dir(arg: Option<&str>, root: &Path) -> PathBuf {
-    arg.map_or_else(|| root.join(DEFAULT_DIR_FROM_ROOT), PathBuf::from)
+/// The corpus directory: `--corpus DIR` if given, else the directory in [`DIR_VARIABLE`].
+///
+/// # Errors
+/// Neither given: a message saying how to name it.
+pub fn corpus_dir(arg: Option<&str>) -> Result<PathBuf, String> {
+    arg.map(PathBuf::from)
+        .or_else(|| std::env::var_os(DIR_VARIABLE).map(PathBuf::from))
+        .ok_or_else(|| {
+            format!(
+                "no corpus: the corpus is not in the repository; pass --corpus DIR or set \
+                 {DIR_VARIABLE} (docs/corpus.md)"
+            )
+        })
 }
+
+/// The environment variable naming the corpus directory when no `--corpus` is given (the
+/// ignored corpus tests read only this).
+pub const DIR_VARIABLE: &str = "CORPUS_DIR";
 
 // ---------------------------------------------------------------------------------------
 // The evaluation's thresholds (the corpus README, "How the independent evaluation scores")

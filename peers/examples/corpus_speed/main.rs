@@ -34,7 +34,7 @@ use common::{Pose2F, Pose3F};
 use corpus::{Case, FromMatrix, Placed};
 use nalgebra::UnitQuaternion;
 use runner::{Args, median};
-use std::{io::Write, path::Path, time::Instant};
+use std::{io::Write, time::Instant};
 
 /// Calls per timed batch.
 const BATCH: usize = 50;
@@ -288,8 +288,10 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = corpus::corpus_dir(args.value("corpus"), &root);
+    let dir = corpus::corpus_dir(args.value("corpus")).unwrap_or_else(|e| {
+        eprintln!("{e}\n{USAGE}");
+        std::process::exit(2)
+    });
     let wanted = args.value("backend").unwrap_or("all");
     let backends: Vec<_> = BACKENDS
         .iter()
