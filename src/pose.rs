@@ -38,7 +38,7 @@ pub trait PoseRotation<T: Real, const D: usize>: AbstractRotation<T, D> + sealed
 /// accuracy promised); f32 3.1e-5 and FixedI40F24 1.5e-5 (a rotation rounded to the
 /// scalar is a few ulps off, one built from an axis-angle in FixedI40F24 up to 3.4e-6,
 /// with room for the drift of composed rotations, below the 1e-4 accuracy promised).
-fn rigid_tolerance<T: Real>() -> T {
+pub(crate) fn rigid_tolerance<T: Real>() -> T {
     use crate::tolerance::{allowance, ulps};
     let eps = T::default_epsilon();
     (crate::real::sqrt0(eps) / crate::real::lit::<T>(allowance::RIGID_SQRT_DIVISOR))

@@ -480,9 +480,6 @@ pub(crate) mod factor {
     /// Conservative advancement converges linearly: it stops within this many touching
     /// bands of the margin, where a step would gain less (`cast::toi`).
     pub(crate) const TOI_ACCURACY_BANDS: f64 = 16.0;
-    /// A motion's rotation is a rotation when `R·(1, …, 1)` keeps its squared length `D`
-    /// within this fraction of `D` (`cast::motion`, checked on deserialised motions).
-    pub(crate) const MOTION_ROTATION: f64 = 2e-3;
     /// Doublings of a `μ` step (or halvings of a quarter turn) tried with the chord bound
     /// (`cast::arc`, `Plane::longest_step`).
     pub(crate) const CHORD_TRIES: u32 = 16;

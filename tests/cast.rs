@@ -3120,3 +3120,59 @@ where
     assert!(c.is_free(), "lifted corner: {c:?}");
 }
 cases!(chord_bound_proves_a_lifted_corner_free, [2 => d2, 3 => d3]);
+
+/// A rigid motion built from a pose that is not rigid (a mirror at the start, a shear or a
+/// mirror at `between`'s end, which enters only through `log(R₁R₀ᵀ)`) is rejected by every
+/// query, as such a pose is (found by the casts' fuzz harness: a mirrored start passed the
+/// length test `‖R·(1, …, 1)‖² = D`, a sheared end was not tested at all).
+fn motions_from_non_rigid_poses_are_rejected<T: Real, const D: usize>()
+where
+    Const<D>: RotationDim<T, D>,
+{
+    let rigid: Isometry<T, nalgebra::Rotation<T, D>, D> = Isometry::identity();
+    let mut mirror = SMatrix::<f64, D, D>::identity();
+    mirror[(0, 0)] = -1.0;
+    let mut shear = SMatrix::<f64, D, D>::identity();
+    shear[(0, 1)] = 0.5;
+    let pose = |m: &SMatrix<f64, D, D>, x: f64| {
+        let mut t = SVector::<f64, D>::zeros();
+        t[0] = x;
+        Isometry::from_parts(
+            nalgebra::Translation::from(v::<T, D>(&t)),
+            nalgebra::Rotation::from_matrix_unchecked(m.map(lit::<T>)),
+        )
+    };
+    let (a, b) = (Ball::new(lit::<T>(0.5)), Ball::new(lit::<T>(0.5)));
+    let at_rest = RigidMotion::fixed(&pose(&SMatrix::identity(), 3.0));
+    let tol = Tolerances::<T>::default();
+    for (what, motion) in [
+        (
+            "mirrored start",
+            RigidMotion::between(&pose(&mirror, 0.0), &rigid),
+        ),
+        (
+            "mirrored end",
+            RigidMotion::between(&rigid, &pose(&mirror, 1.0)),
+        ),
+        (
+            "sheared end",
+            RigidMotion::between(&rigid, &pose(&shear, 1.0)),
+        ),
+        ("mirrored pose", RigidMotion::fixed(&pose(&mirror, 0.0))),
+    ] {
+        let toi = query::time_of_impact(&motion, &a, &at_rest, &b, &CastOptions::default(), &tol);
+        assert!(
+            matches!(toi, Err(QueryError::InvalidCast { what: "motion" })),
+            "{what}: {toi:?}"
+        );
+        let free = query::motion_is_free(&at_rest, &b, &motion, &a, lit(0.1), &tol);
+        assert!(
+            matches!(free, Err(QueryError::InvalidCast { what: "motion" })),
+            "{what}: {free:?}"
+        );
+    }
+    // The same poses made rigid are accepted.
+    let good = RigidMotion::between(&rigid, &pose(&SMatrix::identity(), 1.0));
+    assert!(query::time_of_impact(&good, &a, &at_rest, &b, &CastOptions::default(), &tol).is_ok());
+}
+cases!(motions_from_non_rigid_poses_are_rejected, [2 => d2, 3 => d3]);

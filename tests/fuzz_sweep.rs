@@ -11,6 +11,8 @@
 //! and bytes, then the test fails.
 #![allow(clippy::excessive_precision)]
 
+#[path = "../fuzz/src/cast.rs"]
+mod cast;
 mod common;
 #[path = "../fuzz/src/harness.rs"]
 mod harness;
@@ -38,10 +40,11 @@ fn first_seed() -> u64 {
         .unwrap_or(1)
 }
 
-/// 160 random bytes per case from splitmix64 (seeded by `seed`).
-fn bytes(seed: u64) -> Vec<u8> {
+/// `8 · words` random bytes per case from splitmix64 (seeded by `seed`): 160 for the
+/// pair queries, 320 for the casts (two shapes, three poses and the motions).
+fn bytes(seed: u64, words: usize) -> Vec<u8> {
     let mut s = seed;
-    (0..20)
+    (0..words)
         .flat_map(|_| splitmix::next_u64(&mut s).to_le_bytes())
         .collect()
 }
@@ -50,6 +53,7 @@ fn bytes(seed: u64) -> Vec<u8> {
 /// is given, the case it decodes to (shapes, poses, tolerances).
 fn sweep(
     name: &str,
+    words: usize,
     run: impl Fn(&[u8]) -> harness::Verdict + std::panic::RefUnwindSafe,
     describe: Option<fn(&[u8]) -> String>,
 ) {
@@ -57,7 +61,7 @@ fn sweep(
     let n = cases();
     let t0 = std::time::Instant::now();
     for seed in first_seed()..first_seed() + n {
-        let data = bytes(seed);
+        let data = bytes(seed, words);
         let r = std::panic::catch_unwind(|| run(&data));
         match r {
             Ok(Ok(())) => {}
@@ -87,6 +91,7 @@ where
 {
     sweep(
         name,
+        20,
         |d| harness::run_case::<T, D>(d, manifold),
         Some(harness::describe::<D>),
     );
@@ -121,12 +126,42 @@ sweeps! {
     manifold_3d_fixed: common::Fx, 3, true;
 }
 
+fn casts<T: Real, const D: usize>(name: &str)
+where
+    Const<D>: convex_proximity::cast::RotationDim<T, D> + ContactDim<T, D> + ContactDim<f64, D>,
+{
+    sweep(name, 40, cast::run_cast::<T, D>, None);
+}
+
+macro_rules! cast_sweeps {
+    ($($name:ident: $t:ty, $d:literal;)*) => {$(
+        #[test]
+        #[ignore]
+        fn $name() {
+            casts::<$t, $d>(stringify!($name));
+        }
+    )*};
+}
+
+cast_sweeps! {
+    cast_2d_f64: f64, 2;
+    cast_3d_f64: f64, 3;
+    cast_2d_f32: f32, 2;
+    cast_3d_f32: f32, 3;
+}
+
+#[cfg(feature = "fixed")]
+cast_sweeps! {
+    cast_2d_fixed: common::Fx, 2;
+    cast_3d_fixed: common::Fx, 3;
+}
+
 #[test]
 #[ignore]
 fn polytope_try_new() {
-    sweep("polytope 2d f64", harness::run_polytope::<f64, 2>, None);
-    sweep("polytope 3d f64", harness::run_polytope::<f64, 3>, None);
-    sweep("polytope 3d f32", harness::run_polytope::<f32, 3>, None);
+    sweep("polytope 2d f64", 20, harness::run_polytope::<f64, 2>, None);
+    sweep("polytope 3d f64", 20, harness::run_polytope::<f64, 3>, None);
+    sweep("polytope 3d f32", 20, harness::run_polytope::<f32, 3>, None);
 }
 
 /// Prints what a fuzz artifact decodes to, and the verdict of the harness on it:

@@ -510,7 +510,7 @@ fn finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
 /// An `Err` is acceptable for broken input or values outside the documented ranges;
 /// `fine` says whether the inputs were all valid and nice (then only range errors from a
 /// fixed-point scalar's small range are accepted).
-fn err_ok(e: &QueryError, fine: bool, fixed: bool) -> Verdict {
+pub(crate) fn err_ok(e: &QueryError, fine: bool, fixed: bool) -> Verdict {
     match e {
         QueryError::OutOfRange if fixed || !fine => Ok(()),
         _ if !fine => Ok(()),
@@ -675,7 +675,7 @@ where
 /// `NoProgress` and bounds a few 1e-8 wide, its estimate at the upper end (sweep seeds
 /// 51392749, 51394089, 61374411 of `manifold_3d_f64`: points 2e-8 to 1.2e-7 "off" whose
 /// bounds held 0).
-fn signed_distance<const D: usize>(
+pub(crate) fn signed_distance<const D: usize>(
     pose: &Isometry<f64, Rotation<f64, D>, D>,
     s: &Shape<f64, D>,
     x: &Point<f64, D>,
@@ -699,14 +699,14 @@ where
 
 /// An interval an oracle proved a value in.
 #[derive(Clone, Copy, Debug)]
-struct Bounds {
-    lower: f64,
-    upper: f64,
+pub(crate) struct Bounds {
+    pub(crate) lower: f64,
+    pub(crate) upper: f64,
 }
 
 impl Bounds {
     /// Whether the interval, widened by `slack`, misses 0.
-    fn misses_zero(&self, slack: f64) -> bool {
+    pub(crate) fn misses_zero(&self, slack: f64) -> bool {
         self.lower > slack || self.upper < -slack
     }
 }

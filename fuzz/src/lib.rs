@@ -1,6 +1,7 @@
 //! The fuzz targets' shared code: the harness (also run by `tests/fuzz_sweep.rs` on
 //! stable) and the test suite's f64 oracles.
 
+pub mod cast;
 #[path = "../../tests/common/mod.rs"]
 pub mod common;
 pub mod harness;
@@ -30,6 +31,33 @@ where
         0 => harness::run_case::<f64, D>(rest, manifold),
         1 => harness::run_case::<f32, D>(rest, manifold),
         _ => harness::run_case::<Fx, D>(rest, manifold),
+    };
+    if let Err(msg) = verdict {
+        panic!(
+            "scalar {}: {msg}",
+            ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]
+        );
+    }
+}
+
+/// Runs `cast::run_cast` for the scalar chosen by the first byte (f64, f32, fixed) and
+/// panics on a broken promise.
+pub fn cast_case<const D: usize>(data: &[u8])
+where
+    nalgebra::Const<D>: convex_proximity::cast::RotationDim<f64, D>
+        + convex_proximity::cast::RotationDim<f32, D>
+        + convex_proximity::cast::RotationDim<Fx, D>
+        + convex_proximity::epa::ContactDim<f64, D>
+        + convex_proximity::epa::ContactDim<f32, D>
+        + convex_proximity::epa::ContactDim<Fx, D>,
+{
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let verdict = match which % 3 {
+        0 => cast::run_cast::<f64, D>(rest),
+        1 => cast::run_cast::<f32, D>(rest),
+        _ => cast::run_cast::<Fx, D>(rest),
     };
     if let Err(msg) = verdict {
         panic!(

@@ -202,6 +202,10 @@ where
     local_center: Point<T, D>,
     linear: SVector<T, D>,
     angular: <Const<D> as RotationDim<T, D>>::Angular,
+    /// Whether the poses it was built from are rigid beyond the start's rotation, which
+    /// [`Self::is_valid`] tests itself: [`Self::between`]'s end enters only through
+    /// `log(R₁R₀ᵀ)`, which would hide a shear or a mirror there.
+    rigid_end: bool,
 }
 
 impl<T: Real, const D: usize> RigidMotion<T, D>
@@ -223,11 +227,14 @@ where
             local_center,
             linear,
             angular,
+            rigid_end: true,
         }
     }
 
     /// The straight segment from `start` (t = 0) to `end` (t = 1): the frame's origin moves
-    /// linearly, the rotation turns at constant speed the shorter way (slerp).
+    /// linearly, the rotation turns at constant speed the shorter way (slerp). Either pose
+    /// not rigid (a shear, a scale, a mirror: as [`crate::QueryError::NonRigidPose`]), the
+    /// motion is one every query rejects ([`crate::QueryError::InvalidCast`] "motion").
     #[must_use]
     pub fn between<R: AbstractRotation<T, D>>(
         start: &Isometry<T, R, D>,
@@ -244,6 +251,7 @@ where
             local_center: Point::origin(),
             linear: end.translation.vector - start.translation.vector,
             angular,
+            rigid_end: crate::pose::check_matrix(&r1, crate::pose::rigid_tolerance()).is_ok(),
         }
     }
 
@@ -326,6 +334,7 @@ where
             local_center,
             linear,
             angular,
+            rigid_end: true,
         }
     }
 
@@ -355,13 +364,11 @@ where
         }
     }
 
-    /// Finite everywhere and a rotation (`R₀·(1, …, 1)` keeps its length, as for poses).
+    /// Finite everywhere, its rotation a rotation (tested as a pose's: orthonormal to the
+    /// rounding, no mirror) and built from rigid poses.
     pub(crate) fn is_valid(&self) -> bool {
-        let probe = self.rotation * SVector::<T, D>::repeat(T::one());
-        let dim = lit::<T>(D as f64);
-        crate::real::all_finite(&probe)
-            && (probe.norm_squared() - dim).abs()
-                <= dim * lit::<T>(crate::tolerance::factor::MOTION_ROTATION)
+        self.rigid_end
+            && crate::pose::check_matrix(&self.rotation, crate::pose::rigid_tolerance()).is_ok()
             && crate::real::all_finite(&self.center.coords)
             && crate::real::all_finite(&self.local_center.coords)
             && crate::real::all_finite(&self.linear)

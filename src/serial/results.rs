@@ -169,6 +169,13 @@ where
     <Const<D> as RotationDim<T, D>>::Angular: Serialize,
 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // A motion every query rejects (built from a pose that is not rigid) would not read
+        // back as such: the flag is not stored.
+        if !self.is_valid() {
+            return Err(serde::ser::Error::custom(
+                "a rigid motion must be finite and built from rigid poses",
+            ));
+        }
         RigidMotionRepr {
             rotation: *self.start_rotation(),
             center: *self.start_center(),
