@@ -3143,7 +3143,10 @@ fn far_rotation_centre_in_fixed_point_is_out_of_range() {
         let free = query::motion_is_free(&orbit, &ball, &at, &obstacle, lit(0.5), &tol());
         let toi = query::time_of_impact(&orbit, &ball, &at, &obstacle, &opts(1.0, 0.0), &tol());
         if ok {
-            assert!(free.is_ok() && toi.is_ok(), "pivot {pivot}: {free:?} {toi:?}");
+            assert!(
+                free.is_ok() && toi.is_ok(),
+                "pivot {pivot}: {free:?} {toi:?}"
+            );
         } else {
             assert_eq!(free.err(), Some(QueryError::OutOfRange), "pivot {pivot}");
             assert_eq!(toi.err(), Some(QueryError::OutOfRange), "pivot {pivot}");
