@@ -371,8 +371,9 @@ mod fixed_tests {
     /// panics; release: `B` wraps by 2⁴⁰ and `B·Δ` comes out 89319 instead of −107288 at
     /// pivot 2e11, t0 0.625, τ 0.2). Formed as `(…)·(Δ/sin Δ)` it stays within `π/2` of the
     /// support values' difference. Through `time_of_impact`/`motion_is_free` such a pivot
-    /// is not reached: the motion's reach (`core_reach`) squares the pivot's distance and
-    /// leaves the range first, from 7.4e5 (where `B` stays below ~4e7).
+    /// is not reached: a fixed-point rotation centre beyond the shapes' range (46341) is
+    /// `Err(OutOfRange)` (the reach bound, `core_reach`, squares its distance), and within
+    /// it `B` stays below about 4e6.
     #[test]
     fn chord_bound_without_sine_division_stays_in_range() {
         let lit = |x: f64| lit::<F>(x);
