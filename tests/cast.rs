@@ -3176,3 +3176,36 @@ where
     assert!(query::time_of_impact(&good, &a, &at_rest, &b, &CastOptions::default(), &tol).is_ok());
 }
 cases!(motions_from_non_rigid_poses_are_rejected, [2 => d2, 3 => d3]);
+
+/// Regression (FixedI40F24): a rotation centre far from its shape (1.5e11 here, within the
+/// type's 5.5e11) reached `core_reach`, whose norm squares the centre's distance: an
+/// overflow panic in debug, a wrapped reach (and so an unproven bound) in release. A
+/// fixed-point motion's centre must now lie within the shapes' range (46341): beyond it,
+/// `Err(OutOfRange)`, as for a pose.
+#[cfg(feature = "fixed")]
+#[test]
+fn far_rotation_centre_in_fixed_point_is_out_of_range() {
+    use nalgebra::{Isometry2, Point2, Vector2};
+    let ball = Ball::new(lit::<Fx>(1.0));
+    let obstacle = Cuboid::new(Vector2::new(lit::<Fx>(1.0), lit(1.0)));
+    let at = RigidMotion::fixed(&Isometry2::translation(lit::<Fx>(0.0), lit(-10.0)));
+    for (pivot, ok) in [(1.5e11, false), (5e4, false), (4e4, true)] {
+        let orbit = RigidMotion::new(
+            &Isometry2::identity(),
+            Point2::new(lit::<Fx>(pivot), lit(0.0)),
+            Vector2::zeros(),
+            lit(2.0 / 16_777_216.0),
+        );
+        let free = query::motion_is_free(&orbit, &ball, &at, &obstacle, lit(0.5), &tol());
+        let toi = query::time_of_impact(&orbit, &ball, &at, &obstacle, &opts(1.0, 0.0), &tol());
+        if ok {
+            assert!(
+                free.is_ok() && toi.is_ok(),
+                "pivot {pivot}: {free:?} {toi:?}"
+            );
+        } else {
+            assert_eq!(free.err(), Some(QueryError::OutOfRange), "pivot {pivot}");
+            assert_eq!(toi.err(), Some(QueryError::OutOfRange), "pivot {pivot}");
+        }
+    }
+}

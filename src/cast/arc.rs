@@ -354,3 +354,75 @@ mod tests {
         });
     }
 }
+
+#[cfg(all(test, feature = "fixed"))]
+mod fixed_tests {
+    use super::*;
+    use crate::shape::Cuboid;
+    use nalgebra::{ComplexField, Isometry2, Point2, Vector2};
+    use simba::scalar::FixedI40F24 as F;
+
+    /// Regression (FixedI40F24, commit `dd0683a`): the chord bound formed
+    /// `B = (H_Δ + h(−c) − H₀ cos Δ) / sin Δ` and then `B·Δ`. A shape turning slowly about a
+    /// far pivot (1e11 or 2e11 away, at 2 ulps or 1e-6 rad per unit time) has support
+    /// values about the pivot of ~1e11, and their difference over a step carries the
+    /// fixed-point rotation's rounding (~1e-7 of them: 3e4–5e4 here), while `Δ` is 1–3 ulps
+    /// and CORDIC's `sin Δ` 2 ulps: `B` left the type's ±5.5e11 (debug: the division
+    /// panics; release: `B` wraps by 2⁴⁰ and `B·Δ` comes out 89319 instead of −107288 at
+    /// pivot 2e11, t0 0.625, τ 0.2). Formed as `(…)·(Δ/sin Δ)` it stays within `π/2` of the
+    /// support values' difference. Through `time_of_impact`/`motion_is_free` such a pivot
+    /// is not reached: a fixed-point rotation centre beyond the shapes' range (46341) is
+    /// `Err(OutOfRange)` (the reach bound, `core_reach`, squares its distance), and within
+    /// it `B` stays below about 4e6.
+    #[test]
+    fn chord_bound_without_sine_division_stays_in_range() {
+        let lit = |x: f64| lit::<F>(x);
+        let back = |x: F| -> f64 { nalgebra::try_convert(x).unwrap() };
+        let boxed = Cuboid::new(Vector2::new(lit(1.0), lit(1.0)));
+        let mut checked = 0;
+        for (pivot, w) in [(1e11, 2.0 / 16_777_216.0), (2e11, 1e-6)] {
+            let w = lit(w);
+            let m = RigidMotion::new(
+                &Isometry2::identity(),
+                Point2::new(lit(pivot), lit(0.0)),
+                Vector2::zeros(),
+                w,
+            );
+            for k in 0..16 {
+                let t0 = lit(f64::from(k) / 16.0);
+                for a in 0..8 {
+                    let angle = f64::from(a) * 0.785 + 0.1;
+                    let d = Vector2::new(lit(angle.cos()), lit(angle.sin()));
+                    for j in 1..8 {
+                        let tau = lit(f64::from(j) / 10.0);
+                        let mut evals = 0;
+                        let e = Extent::new(&m, &boxed, d, t0, &mut evals);
+                        let Some((first, _, _)) = e.share(tau, &mut evals) else {
+                            continue;
+                        };
+                        // The same support values, read again: `B·Δ` is
+                        // `(H_Δ + h(−c) − H₀ cos Δ)·Δ/sin Δ` of them, to its rounding.
+                        let delta = e.w * tau;
+                        let (sin, cos) = delta.sin_cos();
+                        let u1 = m.rotation_at(t0 + tau).tr_mul(&d);
+                        let h1 = e.support(&u1, &mut evals);
+                        let num = back(h1 + e.hc - (e.h0 + e.hc) * cos);
+                        let b_delta = num * back(delta) / back(sin);
+                        assert!(
+                            (back(-first) - b_delta).abs() <= 1e-6 * b_delta.abs() + 1e-3,
+                            "pivot {pivot}, t0 {}, d {d:?}, τ {}: B·Δ = {}, not {b_delta} \
+                             (Δ {}, sin Δ {})",
+                            back(t0),
+                            back(tau),
+                            -back(first),
+                            back(delta),
+                            back(sin)
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+}

@@ -38,7 +38,7 @@ fn hit_or_miss<T: Real, const D: usize>(
 /// `‖o + t d‖² = r²`, with the discriminant from the perpendicular offset
 /// `q = o − (o·d/d·d)·d` (`b² − ac = d·d·(r² − ‖q‖²)`, no cancellation; Haines et al. 2019)
 /// and each root from the form without cancellation.
-#[inline]
+#[inline(always)]
 pub(crate) fn ray_ball<T: Real, const D: usize>(
     r: T,
     o: &Point<T, D>,
@@ -155,6 +155,7 @@ pub(crate) fn ray_cuboid<T: Real, const D: usize>(
 /// its axial coordinate lies on the segment; otherwise the ray, inside the cylinder from
 /// there, can first meet only the end ball on that side. An origin already inside the
 /// cylinder (beyond an end) likewise meets only the end ball on its side.
+#[inline(always)]
 pub(crate) fn ray_capsule<T: Real, const D: usize>(
     capsule: &Capsule<T, D>,
     o: &Point<T, D>,

@@ -52,7 +52,8 @@ use nalgebra::{Const, Isometry, Rotation, SMatrix, SVector, Translation, Unit};
 ///
 /// # Errors
 /// As [`cast_shapes`](super::cast_shapes); [`QueryError::InvalidCast`] for a non-finite or
-/// non-rigid motion.
+/// non-rigid motion; in fixed point, [`QueryError::OutOfRange`] for a rotation centre
+/// ([`RigidMotion::local_center`]) beyond the shapes' range.
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query::{self, CastOptions, RigidMotion}, shape::{Ball, Cuboid}};
@@ -198,6 +199,17 @@ where
         options.validate()?;
         if !self.motion_a.is_valid() || !self.motion_b.is_valid() {
             return Err(QueryError::InvalidCast { what: "motion" });
+        }
+        // Fixed point: a rotation centre beyond the shapes' range (`input::fixed_extent_limit`)
+        // would overflow the reach bound (`core_reach` squares its distance).
+        if crate::real::is_fixed::<T>() {
+            let limit = crate::input::fixed_extent_limit::<T>();
+            let far = |m: &RigidMotion<T, D>| {
+                !(crate::shape::extent_of(&m.local_center().coords) <= limit)
+            };
+            if far(self.motion_a) || far(self.motion_b) {
+                return Err(QueryError::OutOfRange);
+            }
         }
         if self.motion_a.is_translation() && self.motion_b.is_translation() {
             return self.linear(options, tol, planner);
