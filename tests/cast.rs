@@ -3209,3 +3209,46 @@ fn far_rotation_centre_in_fixed_point_is_out_of_range() {
         }
     }
 }
+
+/// A start within the target but apart: whether the motion approaches is read along the
+/// closest points' normal (the distance's derivative is `n·u` there), not along the
+/// centres' difference the sweep stops with when the centres are already within the
+/// margin (found by the casts' fuzz harness: a point beside a long capsule closing in
+/// was reported `Separating`, no hit). A ball of radius 0.1 at the origin, a capsule of
+/// radius 0.1 along `y = 0.5`, `x ∈ [−0.5, 3.5]` (centre at 1.5: its direction from the
+/// ball says "apart" for `u = (1, −0.2)`, the closest points' normal `(0, 1)` says
+/// "closer"); target 1.5 puts the centres within the margin.
+fn start_within_reads_the_closest_points<T: Real, const D: usize>()
+where
+    Const<D>: CastDim<T, D>,
+{
+    let e = |x: f64, y: f64| {
+        let mut v = SVector::<f64, D>::zeros();
+        (v[0], v[1]) = (x, y);
+        v
+    };
+    let ball = Ball::new(lit::<T>(0.1));
+    let capsule = Capsule::new(
+        p::<T, D>(&Point::from(e(-0.5, 0.5))),
+        p::<T, D>(&Point::from(e(3.5, 0.5))),
+        lit(0.1),
+    );
+    let still = LinearMotion::new(id::<T, D>(), SVector::zeros());
+    let tol = Tolerances::<T>::default();
+    for (u, hit) in [((1.0, -0.2), true), ((1.0, 0.2), false)] {
+        let moving = LinearMotion::new(id::<T, D>(), v::<T, D>(&e(u.0, u.1)));
+        let cast =
+            query::cast_shapes(&still, &ball, &moving, &capsule, &opts(1.0, 1.5), &tol).unwrap();
+        assert_eq!(cast.hit.is_some(), hit, "u = {u:?}: {cast:?}");
+        if let Some(h) = cast.hit {
+            assert_eq!(h.termination, CastTermination::StartedWithin, "{cast:?}");
+            assert_eq!(f(h.toi), 0.0);
+            assert!((f(h.distance) - 0.3).abs() < toi_acc::<T>(), "{cast:?}");
+            let n = back(&h.normal.unwrap().into_inner());
+            assert!((n - e(0.0, 1.0)).norm() < toi_acc::<T>(), "{cast:?}");
+        } else {
+            assert_eq!(cast.termination, CastTermination::Separating, "{cast:?}");
+        }
+    }
+}
+cases!(start_within_reads_the_closest_points, [2 => d2, 3 => d3, 4 => d4]);

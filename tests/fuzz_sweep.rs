@@ -7,7 +7,7 @@
 //! ```
 //!
 //! `FUZZ_SWEEP_CASES` sets the cases per target and scalar (default 20 000),
-//! `FUZZ_SWEEP_SEED` the first seed. Failures are collected and printed with their seed
+//! `FUZZ_SWEEP_SEED` the first seed, `FUZZ_SWEEP_TRACE` prints each seed before it runs. Failures are collected and printed with their seed
 //! and bytes, then the test fails.
 #![allow(clippy::excessive_precision)]
 
@@ -59,9 +59,14 @@ fn sweep(
 ) {
     let mut failures = Vec::new();
     let n = cases();
+    // `FUZZ_SWEEP_TRACE=1`: each seed printed before it runs (the last one names a hang).
+    let trace = std::env::var_os("FUZZ_SWEEP_TRACE").is_some();
     let t0 = std::time::Instant::now();
     for seed in first_seed()..first_seed() + n {
         let data = bytes(seed, words);
+        if trace {
+            eprintln!("{name} seed {seed}");
+        }
         let r = std::panic::catch_unwind(|| run(&data));
         match r {
             Ok(Ok(())) => {}

@@ -329,6 +329,7 @@ where
         let at = |t: T| (shifted(&pose_a, &(va_t * t)), shifted(&pose_b, &(vb_t * t)));
         let speed = (va - vb).amax() * f(opts.max_toi).min(4.0);
         self.check_cast("cast_shapes", &c, opts, nice, speed, at)
+            .map_err(|m| format!("{m}\nvelocities {va:?} {vb:?}"))
     }
 
     fn rigid(
@@ -360,7 +361,9 @@ where
                     self.ctx()
                 ));
             }
-            Ok(c) => self.check_cast("time_of_impact", &c, opts, nice, reach, at)?,
+            Ok(c) => self
+                .check_cast("time_of_impact", &c, opts, nice, reach, at)
+                .map_err(|m| format!("{m}\nA's end {pa1:?}, B's velocity {vb:?}"))?,
             Err(e) => self.refused("time_of_impact", &e, valid, nice)?,
         }
         let m = lit::<T>(margin);

@@ -262,10 +262,26 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    let touching = r.upper <= r.band;
+    let mut touching = r.upper <= r.band;
     let mut hit = reached_hit(a, b, r, u, margin, CastTermination::StartedWithin);
     hit.upper_bound = (r.upper <= margin).then_some(T::zero());
     let mut iterations = 0;
+    if !touching {
+        // The sweep stops once its estimate is within the margin: at the start, the
+        // centres' difference, or an unconverged `v`. The distance's derivative is `n·u`
+        // along the closest points' normal only, so the approach test reads a converged
+        // GJK distance (`start_within_reads_the_closest_points`).
+        let d = gjk::distance(a, b, tol, &mut Simplex::new())?;
+        iterations += d.iterations;
+        match d.normal {
+            Some(n) => {
+                hit.distance = d.distance;
+                hit.normal = Some(n);
+                (hit.point_a, hit.point_b) = (d.point_a, d.point_b);
+            }
+            None => touching = true,
+        }
+    }
     if touching {
         // Cores touching or overlapping: EPA's normal and depth where there is one.
         match <Const<D> as CastDim<T, D>>::signed(a, b, tol)? {
