@@ -3252,3 +3252,52 @@ where
     }
 }
 cases!(start_within_reads_the_closest_points, [2 => d2, 3 => d3, 4 => d4]);
+
+/// `time_of_impact` and `motion_is_free` check their shapes as every query does (a NaN
+/// radius set through the public field is `InvalidShape`; in fixed point a shape beyond the
+/// range is `OutOfRange`), and in fixed point a motion whose centre leaves the range before
+/// the horizon is `OutOfRange` (found by the casts' fuzz harness: neither was checked on
+/// the rotating path, and FixedI40F24 hung on the wrapped norms).
+#[test]
+fn rigid_casts_check_their_shapes_and_range() {
+    use nalgebra::{Isometry2, Point2, Vector2};
+    let mut bad = Ball::new(0.5f64);
+    bad.radius = f64::NAN;
+    let good = Ball::new(0.5f64);
+    let spin = RigidMotion::new(&Isometry2::identity(), Point2::origin(), Vector2::zeros(), 1.0);
+    let at = RigidMotion::fixed(&Isometry2::translation(3.0, 0.0));
+    let tol = Tolerances::default();
+    let toi = query::time_of_impact(&spin, &bad, &at, &good, &CastOptions::default(), &tol);
+    assert!(matches!(toi, Err(QueryError::InvalidShape(_))), "{toi:?}");
+    let free = query::motion_is_free(&at, &good, &spin, &bad, 0.1, &tol);
+    assert!(matches!(free, Err(QueryError::InvalidShape(_))), "{free:?}");
+    #[cfg(feature = "fixed")]
+    {
+        let tol = Tolerances::<Fx>::default();
+        let ball = Ball::new(lit::<Fx>(0.5));
+        let huge = Ball::new(lit::<Fx>(1e6));
+        let at = RigidMotion::fixed(&Isometry2::translation(lit::<Fx>(3.0), lit(0.0)));
+        let spin = |v: f64| {
+            RigidMotion::new(
+                &Isometry2::identity(),
+                Point2::origin(),
+                Vector2::new(lit::<Fx>(v), lit(0.0)),
+                lit(1.0),
+            )
+        };
+        let opts = CastOptions::<Fx>::default();
+        let e = query::time_of_impact(&spin(0.0), &huge, &at, &ball, &opts, &tol);
+        assert_eq!(e.err(), Some(QueryError::OutOfRange));
+        // Centre at 1e5 by t = 1 (beyond the range 46341), then within it at 1e4.
+        for (v, ok) in [(-1e5, false), (-1e4, true)] {
+            let toi = query::time_of_impact(&spin(v), &ball, &at, &ball, &opts, &tol);
+            let free = query::motion_is_free(&spin(v), &ball, &at, &ball, lit(0.1), &tol);
+            if ok {
+                assert!(toi.is_ok() && free.is_ok(), "{v}: {toi:?} {free:?}");
+            } else {
+                assert_eq!(toi.err(), Some(QueryError::OutOfRange), "{v}");
+                assert_eq!(free.err(), Some(QueryError::OutOfRange), "{v}");
+            }
+        }
+    }
+}

@@ -197,15 +197,21 @@ where
     ) -> Result<ShapeCast<T, D>, QueryError> {
         tol.validate()?;
         options.validate()?;
+        crate::input::check_pair(self.a, self.b)?;
         if !self.motion_a.is_valid() || !self.motion_b.is_valid() {
             return Err(QueryError::InvalidCast { what: "motion" });
         }
         // Fixed point: a rotation centre beyond the shapes' range (`input::fixed_extent_limit`)
-        // would overflow the reach bound (`core_reach` squares its distance).
+        // would overflow the reach bound (`core_reach` squares its distance), and so would a
+        // centre that leaves it before the horizon (norms of its positions wrap; a square
+        // root of the wrapped value did not return).
         if crate::real::is_fixed::<T>() {
             let limit = crate::input::fixed_extent_limit::<T>();
+            let horizon = crate::shape::f64_of(options.max_toi);
             let far = |m: &RigidMotion<T, D>| {
-                !(crate::shape::extent_of(&m.local_center().coords) <= limit)
+                let path = crate::shape::extent_of(&m.center_at(T::zero()).coords)
+                    + crate::shape::extent_of(&m.linear_velocity()) * horizon;
+                !(crate::shape::extent_of(&m.local_center().coords) <= limit && path <= limit)
             };
             if far(self.motion_a) || far(self.motion_b) {
                 return Err(QueryError::OutOfRange);
