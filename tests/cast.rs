@@ -3301,3 +3301,46 @@ fn rigid_casts_check_their_shapes_and_range() {
         }
     }
 }
+
+/// Rotating motions whose rounded shapes overlap at the start with their cores apart: a
+/// penetrating start (a hit at 0 under `stop_at_penetration`, whatever the motion), as when
+/// the cores overlap (found by the casts' fuzz harness: only touching cores were tested,
+/// and two capsules 1.9 deep, moving apart, were reported `Converged` later on).
+fn rounded_start_overlap_is_penetrating<T: Real, const D: usize>()
+where
+    Const<D>: RotationDim<T, D>,
+{
+    let pose = |x: f64, angle: f64| {
+        let mut m = SMatrix::<f64, D, D>::identity();
+        let (s, c) = angle.sin_cos();
+        (m[(0, 0)], m[(0, 1)], m[(1, 0)], m[(1, 1)]) = (c, -s, s, c);
+        let mut t = SVector::<f64, D>::zeros();
+        t[0] = x;
+        Isometry::from_parts(
+            nalgebra::Translation::from(v::<T, D>(&t)),
+            nalgebra::Rotation::from_matrix_unchecked(m.map(lit::<T>)),
+        )
+    };
+    let mut end = SVector::<f64, D>::zeros();
+    end[0] = 0.3;
+    let capsule = Capsule::new(Point::origin(), p::<T, D>(&Point::from(end)), lit::<T>(1.0));
+    let ball = Ball::new(lit::<T>(1.0));
+    // Cores 1.5 apart (the capsule's tip at 0.3 → 1.2), radii 2: 0.8 deep; A turns and
+    // moves away from B.
+    let spin = RigidMotion::between(&pose(0.0, 0.0), &pose(-1.0, 1.0));
+    let at = RigidMotion::fixed(&pose(1.5, 0.0));
+    let tol = Tolerances::<T>::default();
+    let cast = query::time_of_impact(&spin, &capsule, &at, &ball, &opts(1.0, 0.0), &tol).unwrap();
+    let h = cast.hit.expect("a hit at 0");
+    assert_eq!(h.termination, CastTermination::StartedPenetrating, "{cast:?}");
+    assert_eq!(f(h.toi), 0.0, "{cast:?}");
+    assert!((f(h.distance) + 0.8).abs() < 10.0 * toi_acc::<T>(), "{cast:?}");
+    // Not stopping at penetration: moving apart, no hit.
+    let apart = CastOptions {
+        stop_at_penetration: false,
+        ..opts(1.0, 0.0)
+    };
+    let cast = query::time_of_impact(&spin, &capsule, &at, &ball, &apart, &tol).unwrap();
+    assert!(cast.hit.is_none(), "{cast:?}");
+}
+cases!(rounded_start_overlap_is_penetrating, [2 => d2, 3 => d3]);

@@ -140,9 +140,6 @@ where
     {
         return Ok(());
     }
-    if std::env::var_os("DBG").is_some() {
-        eprintln!("DBG A {sa:?} at {pa:?}\nB {sb:?} at {pb:?}\nA's end {pa1:?}\n{tol:?}");
-    }
     let case = Case {
         sa: &sa,
         sb: &sb,
@@ -319,9 +316,6 @@ where
         let ma = LinearMotion::new(pose_a, va_t);
         let mb = LinearMotion::new(pose_b, vb_t);
         let valid = valid && !self.pa.broken && !self.pb.broken;
-        if std::env::var_os("DBG").is_some() {
-            eprintln!("DBG linear {va:?} {vb:?} {opts:?}");
-        }
         let c = match query::cast_shapes(&ma, self.a, &mb, self.b, opts, self.tol) {
             Ok(c) => c,
             Err(e) => return self.refused("cast_shapes", &e, valid, nice),
@@ -360,9 +354,6 @@ where
         };
         let at = |t: T| (posed(&ma, t), posed(&mb, t));
         let reach = self.sa.scale() * 4.0 + (pa1.t - self.pa.t).amax() + vb.amax();
-        if std::env::var_os("DBG").is_some() {
-            eprintln!("DBG toi {ma:?} {mb:?} {opts:?} margin {margin}");
-        }
         match query::time_of_impact(&ma, self.a, &mb, self.b, opts, self.tol) {
             Ok(c) if !valid => {
                 return Err(format!(
@@ -385,9 +376,6 @@ where
         };
         // `motion_is_free` takes no options: only the motions, the margin and `tol`.
         let valid = motions_valid && poses_valid;
-        if std::env::var_os("DBG").is_some() {
-            eprintln!("DBG motion_is_free");
-        }
         match query::motion_is_free(&ma, self.a, &mb, self.b, m, self.tol) {
             Ok(c) if !valid => Err(format!(
                 "motion_is_free accepted invalid input: {c:?}\n{}",
@@ -447,6 +435,7 @@ where
         let Some(d0) = distance(T::zero()) else {
             return Ok(());
         };
+        }
         // A converged hit on the way is at the target, to the touching band (16 bands of
         // the advancement, docs/casts.md §4; within the slack).
         if let Some(h) = c.hit

@@ -350,12 +350,14 @@ where
                 hit.normal = Some(c.normal);
                 (hit.point_a, hit.point_b) = (c.point_a, c.point_b);
             }
-            if hit.distance < -o.band {
-                hit.termination = CastTermination::StartedPenetrating;
-            }
         } else if let Some(n) = hit.normal {
             hit.point_a += n.into_inner() * ra;
             hit.point_b -= n.into_inner() * rb;
+        }
+        // Rounded shapes overlap as soon as their cores are closer than the radii, apart
+        // or not (`rounded_start_overlap_is_penetrating`).
+        if hit.distance < -o.band {
+            hit.termination = CastTermination::StartedPenetrating;
         }
         hit.normal = hit
             .normal
