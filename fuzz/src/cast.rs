@@ -435,7 +435,6 @@ where
         let Some(d0) = distance(T::zero()) else {
             return Ok(());
         };
-        }
         // A converged hit on the way is at the target, to the touching band (16 bands of
         // the advancement, docs/casts.md §4; within the slack).
         if let Some(h) = c.hit
