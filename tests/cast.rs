@@ -3264,7 +3264,12 @@ fn rigid_casts_check_their_shapes_and_range() {
     let mut bad = Ball::new(0.5f64);
     bad.radius = f64::NAN;
     let good = Ball::new(0.5f64);
-    let spin = RigidMotion::new(&Isometry2::identity(), Point2::origin(), Vector2::zeros(), 1.0);
+    let spin = RigidMotion::new(
+        &Isometry2::identity(),
+        Point2::origin(),
+        Vector2::zeros(),
+        1.0,
+    );
     let at = RigidMotion::fixed(&Isometry2::translation(3.0, 0.0));
     let tol = Tolerances::default();
     let toi = query::time_of_impact(&spin, &bad, &at, &good, &CastOptions::default(), &tol);
@@ -3332,9 +3337,16 @@ where
     let tol = Tolerances::<T>::default();
     let cast = query::time_of_impact(&spin, &capsule, &at, &ball, &opts(1.0, 0.0), &tol).unwrap();
     let h = cast.hit.expect("a hit at 0");
-    assert_eq!(h.termination, CastTermination::StartedPenetrating, "{cast:?}");
+    assert_eq!(
+        h.termination,
+        CastTermination::StartedPenetrating,
+        "{cast:?}"
+    );
     assert_eq!(f(h.toi), 0.0, "{cast:?}");
-    assert!((f(h.distance) + 0.8).abs() < 10.0 * toi_acc::<T>(), "{cast:?}");
+    assert!(
+        (f(h.distance) + 0.8).abs() < 10.0 * toi_acc::<T>(),
+        "{cast:?}"
+    );
     // Not stopping at penetration: moving apart, no hit.
     let apart = CastOptions {
         stop_at_penetration: false,
@@ -3344,3 +3356,53 @@ where
     assert!(cast.hit.is_none(), "{cast:?}");
 }
 cases!(rounded_start_overlap_is_penetrating, [2 => d2, 3 => d3]);
+
+/// A turning shape drifting away towards an infinite horizon: `μ` stays positive (the turn)
+/// while the gap grows, so the advancement doubles its time at each step until the poses
+/// leave the scalar's range (f32 after about 128 steps). That is a cast given up at its
+/// last safe time (`BeyondRange`, or the step cap first in f64), never an `Err` (found by
+/// the casts' fuzz harness: `NonFinitePose` and `OutOfRange` on valid input).
+fn drifting_beyond_range_gives_up_safely<T: Real>() {
+    use nalgebra::{Isometry2, Point2, Vector2};
+    let bar = Capsule::new(
+        Point2::new(lit::<T>(-1.0), lit(0.0)),
+        Point2::new(lit(1.0), lit(0.0)),
+        lit(0.1),
+    );
+    let ball = Ball::new(lit::<T>(0.5));
+    let away = RigidMotion::new(
+        &Isometry2::identity(),
+        Point2::origin(),
+        Vector2::new(lit::<T>(1.0), lit(0.0)),
+        lit(2.0),
+    );
+    let at = RigidMotion::fixed(&Isometry2::translation(lit::<T>(-3.0), lit(0.0)));
+    let opts = CastOptions {
+        max_toi: T::max_value().unwrap() * lit(2.0),
+        ..CastOptions::default()
+    };
+    let tol = Tolerances::<T>::default();
+    let cast = query::time_of_impact(&away, &bar, &at, &ball, &opts, &tol).unwrap();
+    assert!(cast.hit.is_none(), "{cast:?}");
+    assert!(
+        matches!(
+            cast.termination,
+            CastTermination::BeyondRange | CastTermination::MaxIterations
+        ),
+        "{cast:?}"
+    );
+    assert!(
+        f(cast.safe_toi) > 1e3 && f(cast.safe_toi).is_finite(),
+        "{cast:?}"
+    );
+}
+
+#[test]
+fn drifting_beyond_range_gives_up_safely_f32() {
+    drifting_beyond_range_gives_up_safely::<f32>();
+}
+
+#[test]
+fn drifting_beyond_range_gives_up_safely_f64() {
+    drifting_beyond_range_gives_up_safely::<f64>();
+}

@@ -364,7 +364,9 @@ where
             Ok(c) => self
                 .check_cast("time_of_impact", &c, opts, nice, reach, at)
                 .map_err(|m| format!("{m}\nA's end {pa1:?}, B's velocity {vb:?}"))?,
-            Err(e) => self.refused("time_of_impact", &e, valid, nice)?,
+            Err(e) => self
+                .refused("time_of_impact", &e, valid, nice)
+                .map_err(|m| format!("{m}\nmotions {ma:?} {mb:?} {opts:?}"))?,
         }
         let m = lit::<T>(margin);
         let free = CastOptions {
@@ -437,10 +439,13 @@ where
         };
         // A converged hit on the way is at the target, to the touching band (16 bands of
         // the advancement, docs/casts.md §4; within the slack).
+        // From a start within the target, the hit is the return to the start distance
+        // (docs/casts.md §4): that is the target then.
+        let reached = target.min(f(d0.upper_bound));
         if let Some(h) = c.hit
             && h.termination == CastTermination::Converged
             && let Some(d) = distance(h.toi)
-            && (f(d.lower_bound) > target + slack || f(d.upper_bound) < target - slack)
+            && (f(d.lower_bound) > reached + slack || f(d.upper_bound) < reached - slack)
         {
             return Err(format!(
                 "hit at toi not at the target distance ({d:?}), {}",

@@ -157,6 +157,9 @@ pub enum CastTermination {
     NoProgress,
     /// Gave up: the simplex degenerated (rounding). No contact before `safe_toi`.
     Degenerate,
+    /// Gave up: the motions carried the shapes beyond what the scalar holds (a rotating
+    /// cast advanced towards an infinite horizon). No contact before `safe_toi`.
+    BeyondRange,
 }
 
 impl CastTermination {
@@ -165,7 +168,7 @@ impl CastTermination {
     pub fn is_proven(self) -> bool {
         !matches!(
             self,
-            Self::MaxIterations | Self::NoProgress | Self::Degenerate
+            Self::MaxIterations | Self::NoProgress | Self::Degenerate | Self::BeyondRange
         )
     }
 }

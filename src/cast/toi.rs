@@ -442,7 +442,20 @@ where
                 ));
             }
             steps += 1;
-            let mut p = self.probe(t, tol, &mut cache)?;
+            // Past the start, a probe beyond the scalar's range (an infinite horizon, the
+            // shapes drifting apart while turning) ends the cast at the last safe time
+            // (`drifting_beyond_range_gives_up_safely`).
+            let beyond = |e| match e {
+                QueryError::NonFinitePose | QueryError::OutOfRange if steps > 1 => Ok(()),
+                e => Err(e),
+            };
+            let mut p = match self.probe(t, tol, &mut cache) {
+                Ok(p) => p,
+                Err(e) => {
+                    beyond(e)?;
+                    return Ok(stalled(t, CastTermination::BeyondRange, iterations, steps));
+                }
+            };
             iterations += p.out.iterations;
             if p.out.lower <= margin && p.out.upper > margin + p.out.band * accuracy {
                 // A warm start can leave a loose lower bound: once more, cold.

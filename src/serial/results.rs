@@ -60,6 +60,7 @@ enum CastTerminationDef {
     MaxIterations,
     NoProgress,
     Degenerate,
+    BeyondRange,
 }
 via!(CastTerminationDef, [], CastTermination, []);
 
