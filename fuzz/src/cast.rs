@@ -154,7 +154,7 @@ where
     let origin = motion_vector::<D>(&mut b, 3.0, &mut rn, &mut rv);
     let dir = motion_vector::<D>(&mut b, 3.0, &mut rn, &mut rv);
     let max_toi = horizon::<T>(&mut b, &mut rv);
-    let solid = b.u8() % 2 == 0;
+    let solid = b.u8().is_multiple_of(2);
     if fits(&origin) && fits(&dir) {
         case.ray(origin, dir, max_toi, solid, rv, rn)?;
     }
@@ -286,7 +286,7 @@ where
             .hit
             .map_or(f(c.safe_toi).min(max_toi), |h| f(h.lower_bound));
         let outside = signed_distance(&pose64, &shape64, &o64).is_some_and(|s| s.lower > slack);
-        if !(solid || outside) || !before.is_finite() || !(before > 0.0) {
+        if !(solid || outside) || !before.is_finite() || before <= 0.0 {
             return Ok(());
         }
         for k in 0..SAMPLES {
@@ -456,7 +456,7 @@ where
         // start for a start within it (the cast then looks for the return within it).
         let floor = target.min(f(d0.lower_bound)) - slack;
         let safe = f(c.safe_toi).min(max_toi);
-        if !(safe > 0.0) {
+        if safe.is_nan() || safe <= 0.0 {
             return Ok(());
         }
         for k in 0..SAMPLES {

@@ -84,12 +84,15 @@ where
         u.dot(&(self.shape.core_support(u) - self.motion.local_center()))
     }
 
-    /// For a step `τ`: `(τ·q(0), τ·q(τ), scale)` of this shape's share of the gap's
-    /// change, `−(e(s) − e(0)) ≥ s·q(s)` (module doc), with the size of its terms for the
-    /// rounding; `None` when the turn `Δ = ωτ` rounds to 0.
-    fn share(&self, tau: T, evals: &mut u32) -> Option<(T, T, T)> {
+    /// For a step `τ`: this shape's [`Share`] of the gap's change, `−(e(s) − e(0)) ≥
+    /// s·q(s)` (module doc); `None` when the turn `Δ = ωτ` rounds to 0.
+    fn share(&self, tau: T, evals: &mut u32) -> Option<Share<T>> {
         if self.w == T::zero() {
-            return Some((T::zero(), T::zero(), self.h0.abs()));
+            return Some(Share {
+                start: T::zero(),
+                end: T::zero(),
+                scale: self.h0.abs(),
+            });
         }
         let delta = self.w * tau;
         let (sin, cos) = delta.sin_cos();
@@ -108,8 +111,32 @@ where
         let rest = big_h0 * d2 / two + b_delta.min(T::zero()) * d2 / six
             - big_h0.max(T::zero()) * d2 * d2 / tf;
         let scale = self.h0.abs() + self.hc.abs() + h1.abs() + first.abs() + (big_h0 * d2).abs();
-        Some((first, first + rest, scale))
+        Some(Share {
+            start: first,
+            end: first + rest,
+            scale,
+        })
     }
+}
+
+/// One turning shape's share of a plane's gap change over a step `τ` (`Turning::share`).
+#[derive(Clone, Copy, Debug)]
+struct Share<T> {
+    /// `τ·q(0)`.
+    start: T,
+    /// `τ·q(τ)`.
+    end: T,
+    /// The size of its terms (for the rounding).
+    scale: T,
+}
+
+/// [`Plane::lowest`]'s answer.
+#[derive(Clone, Copy, Debug)]
+struct Lowest<T> {
+    /// A proven lower bound of the gap over the step, less the rounding.
+    gap: T,
+    /// That rounding allowance.
+    slack: T,
 }
 
 /// A plane of fixed world normal `n` (from A to B) between two turning shapes, from time
@@ -166,16 +193,21 @@ where
 
     /// A proven lower bound of the plane's gap over `[t0, t0 + τ]`, less its rounding:
     /// `gap + min(0, τq(0), τq(τ)) − slack` (module doc), and the slack.
-    fn lowest(&mut self, tau: T) -> Option<(T, T)> {
-        let (qa0, qat, sa) = self.a.share(tau, &mut self.evals)?;
-        let (qb0, qbt, sb) = self.b.share(tau, &mut self.evals)?;
+    fn lowest(&mut self, tau: T) -> Option<Lowest<T>> {
+        let qa = self.a.share(tau, &mut self.evals)?;
+        let qb = self.b.share(tau, &mut self.evals)?;
         let lin = self.rate * tau;
-        let drop = T::zero().min(lin + qa0 + qb0).min(lin + qat + qbt);
+        let drop = T::zero()
+            .min(lin + qa.start + qb.start)
+            .min(lin + qa.end + qb.end);
         // The rounding of the support values and of the sums: `CORE_REACH` ulps of their
         // size, as the reach's (motion::core_reach).
-        let slack =
-            ulps::<T>(allowance::CORE_REACH) * (T::one() + self.scale + sa + sb + lin.abs());
-        Some((self.gap + drop - slack, slack))
+        let slack = ulps::<T>(allowance::CORE_REACH)
+            * (T::one() + self.scale + qa.scale + qb.scale + lin.abs());
+        Some(Lowest {
+            gap: self.gap + drop - slack,
+            slack,
+        })
     }
 
     /// A long step in `(tau_mu, horizon]` over which the plane's gap is proven to stay
@@ -241,7 +273,7 @@ where
     /// Whether the gap over `[t0, t0 + τ]` is proven to stay beyond the margin
     /// (`within: None`), or not below `within: Some(f)` by more than twice its rounding.
     fn holds(&mut self, tau: T, within: Option<T>) -> bool {
-        let Some((low, slack)) = self.lowest(tau) else {
+        let Some(Lowest { gap: low, slack }) = self.lowest(tau) else {
             return false;
         };
         let floor = match within {
@@ -316,7 +348,7 @@ mod tests {
                 <Const<D> as RotationDim<f64, D>>::speed(&mb.angular_velocity()),
             );
             let tau = core::f64::consts::FRAC_PI_2 / w * rng.next().abs();
-            let (low, _) = plane.lowest(tau).unwrap();
+            let low = plane.lowest(tau).unwrap().gap;
             let truth = (0..=400)
                 .map(|k| {
                     let t = t0 + tau * k as f64 / 400.0;
@@ -397,7 +429,7 @@ mod fixed_tests {
                         let tau = lit(f64::from(j) / 10.0);
                         let mut evals = 0;
                         let e = Extent::new(&m, &boxed, d, t0, &mut evals);
-                        let Some((first, _, _)) = e.share(tau, &mut evals) else {
+                        let Some(Share { start: first, .. }) = e.share(tau, &mut evals) else {
                             continue;
                         };
                         // The same support values, read again: `B·Δ` is
