@@ -119,7 +119,7 @@ where
     }
 }
 
-/// One turning shape's share of a plane's gap change over a step `τ` (`Turning::share`).
+/// One turning shape's share of a plane's gap change over a step `τ` (`Extent::share`).
 #[derive(Clone, Copy, Debug)]
 struct Share<T> {
     /// `τ·q(0)`.
