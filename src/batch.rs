@@ -126,12 +126,12 @@ where
             .zip(out.par_iter_mut())
             .with_min_len(MIN_PAIRS_PER_TASK)
             .for_each(|((pair, cache), slot)| {
-                *slot = Some(
-                    match (lookup(poses, shapes, pair.a), lookup(poses, shapes, pair.b)) {
-                        (Ok((pa, a)), Ok((pb, b))) => query(pa, a, pb, b, cache),
-                        (Err(e), _) | (_, Err(e)) => Err(e),
-                    },
-                );
+                // `poses` and `shapes` have one length (`Scene::new`).
+                let (i, j) = (pair.a, pair.b);
+                *slot = Some(match [i, j].into_iter().find(|&k| k >= shapes.len()) {
+                    Some(index) => Err(QueryError::NoSuchShape { index }),
+                    None => query(&poses[i], &shapes[i], &poses[j], &shapes[j], cache),
+                });
             });
     }
 
@@ -189,17 +189,5 @@ where
         self.run(pairs, caches, out, |pa, a, pb, b, c| {
             query::distance_within_with_cache(pa, a, pb, b, margin, tol, c)
         });
-    }
-}
-
-/// Shape `index` of the scene and its pose, or [`QueryError::NoSuchShape`].
-fn lookup<'s, T: Real, R, S, const D: usize>(
-    poses: &'s [Isometry<T, R, D>],
-    shapes: &'s [S],
-    index: usize,
-) -> Result<(&'s Isometry<T, R, D>, &'s S), QueryError> {
-    match (poses.get(index), shapes.get(index)) {
-        (Some(pose), Some(shape)) => Ok((pose, shape)),
-        _ => Err(QueryError::NoSuchShape { index }),
     }
 }
