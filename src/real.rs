@@ -46,16 +46,28 @@ pub(crate) fn sqrt0<T: Real>(x: T) -> T {
 #[inline]
 #[must_use]
 pub fn norm<T: Real, const D: usize>(v: &SVector<T, D>) -> T {
-    let vv = v.norm_squared();
-    if !is_fixed::<T>() || vv >= T::one() {
-        return sqrt0(vv);
+    if !is_fixed::<T>() {
+        return sqrt0(v.norm_squared());
     }
+    // Fixed point: `‖v‖²` leaves the type's range once a component passes ~√(max/D)
+    // (FixedI40F24: 3e5 in 6D; it wrapped, or panicked with overflow checks, on a cast's
+    // relative velocity), and loses its digits below 1: both scaled by `|v|∞`.
     let m = v.amax();
+    if m <= lit(FIXED_NORM_DIRECT) {
+        let vv = v.norm_squared();
+        if vv >= T::one() {
+            return sqrt0(vv);
+        }
+    }
     if m == T::zero() {
         return T::zero();
     }
     m * sqrt0((v / m).norm_squared())
 }
+
+/// The largest `|v|∞` whose `‖v‖²` [`norm`] forms directly in fixed point: `2¹⁸`, so that
+/// `D·m² ≤ 6·2³⁶ < 2³⁹` (FixedI40F24's range) for every supported dimension.
+const FIXED_NORM_DIRECT: f64 = 262_144.0;
 
 /// The smallest `‖v‖²` whose float square terms that matter (those above `ε·‖v‖²`) are
 /// normal numbers: the smallest normal over `ε` (`tolerance::range`).
@@ -152,6 +164,19 @@ pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression (casts' fuzzing, FixedI40F24): `‖v‖²` of a vector beyond ~√(max/D)
+    /// wrapped (a panic with overflow checks) in a cast's approach test; [`norm`] scales by
+    /// `|v|∞` there.
+    #[cfg(feature = "fixed")]
+    #[test]
+    fn fixed_norm_of_large_vectors_stays_in_range() {
+        type F = simba::scalar::FixedI40F24;
+        for (x, y, want) in [(1e6, 1e6, 1_414_213.562), (3e5, 4e5, 5e5), (0.3, 0.4, 0.5)] {
+            let n = crate::shape::f64_of(norm(&SVector::<F, 2>::new(lit(x), lit(y))));
+            assert!((n - want).abs() <= 1e-5 * want + 1e-4, "{x}, {y}: {n}");
+        }
+    }
     use nalgebra::Vector3;
 
     #[test]

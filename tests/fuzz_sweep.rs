@@ -173,7 +173,7 @@ fn polytope_try_new() {
 /// `FUZZ_REPLAY=path FUZZ_DIM=2|3 [FUZZ_MANIFOLD=1] cargo test --release --features fixed
 /// --test fuzz_sweep replay -- --ignored --nocapture` (the file's first byte picks the
 /// scalar: 0 f64, 1 f32, 2 FixedI40F24, modulo 3; `FUZZ_MANIFOLD=1` for the `manifold_*`
-/// targets).
+/// targets, `FUZZ_CAST=1` for the `cast_*` ones).
 #[cfg(feature = "fixed")]
 #[test]
 #[ignore]
@@ -184,6 +184,19 @@ fn replay() {
     let data = std::fs::read(path).expect("artifact");
     let (which, rest) = data.split_first().expect("non-empty");
     let manifold = std::env::var("FUZZ_MANIFOLD").is_ok_and(|v| v == "1");
+    if std::env::var("FUZZ_CAST").is_ok_and(|v| v == "1") {
+        let two = std::env::var("FUZZ_DIM").is_ok_and(|d| d == "2");
+        let verdict = match (which % 3, two) {
+            (0, true) => cast::run_cast::<f64, 2>(rest),
+            (1, true) => cast::run_cast::<f32, 2>(rest),
+            (_, true) => cast::run_cast::<common::Fx, 2>(rest),
+            (0, false) => cast::run_cast::<f64, 3>(rest),
+            (1, false) => cast::run_cast::<f32, 3>(rest),
+            (_, false) => cast::run_cast::<common::Fx, 3>(rest),
+        };
+        println!("verdict {verdict:?}");
+        return;
+    }
     println!(
         "scalar {}",
         ["f64", "f32", "FixedI40F24"][usize::from(which % 3)]

@@ -78,6 +78,18 @@ impl<T: Real, const D: usize> Reached<T, D> {
         if self.upper <= margin {
             return Some(self.lambda);
         }
+        // Fixed point: the products below leave the type's range beyond the shapes' range
+        // (`input::fixed_extent_limit`); the bound is optional, so none is claimed there.
+        // (`|u|∞`, `v·u` and `‖u‖·(‖v‖ + m)` at most `√max / 16`: their squares stay in range.)
+        if crate::real::is_fixed::<T>() {
+            let limit = crate::input::fixed_extent_limit::<T>();
+            let (fu, fv) = (crate::shape::extent_of(u), crate::shape::extent_of(&self.v));
+            let fm = crate::shape::f64_of(self.upper + margin);
+            let d = D as f64;
+            if !(fu <= limit && d * fu * fv <= limit && d.sqrt() * fu * fm <= limit) {
+                return None;
+            }
+        }
         let (uu, vu) = (u.norm_squared(), self.v.dot(u));
         if !(uu > T::zero()) || !(vu > T::zero()) {
             return None;
@@ -430,4 +442,36 @@ where
         r -= q * q.dot(&r);
     }
     if normalize(&r).is_some() { r } else { *v }
+}
+
+#[cfg(all(test, feature = "fixed"))]
+mod fixed_tests {
+    use super::*;
+    use nalgebra::Vector2;
+
+    /// Regression (casts' fuzzing, FixedI40F24): the proven time's quadratic squared
+    /// `v·u` (here 1e6, far beyond `√max`): a panic with overflow checks, a wrapped bound
+    /// without. There the optional bound is not claimed; within range it still is.
+    #[test]
+    fn proven_by_stays_in_fixed_range() {
+        type F = simba::scalar::FixedI40F24;
+        let l = |x: f64| crate::real::lit::<F>(x);
+        let reached = |x: f64| Reached {
+            lambda: l(0.5),
+            v: Vector2::new(l(x), l(0.0)),
+            a: Point::origin(),
+            b: Point::origin(),
+            upper: l(x),
+            band: l(1e-6),
+            plane: None,
+            advanced: true,
+            stalled: false,
+        };
+        let far = reached(1e3).proven_by(&Vector2::new(l(1e3), l(0.0)), l(1.0));
+        assert!(far.is_none(), "{far:?}");
+        // ‖v − δu‖ = m at δ = (2 − 1)/1: proven by λ + 1.
+        let near = reached(2.0).proven_by(&Vector2::new(l(1.0), l(0.0)), l(1.0));
+        let t = crate::shape::f64_of(near.expect("in range"));
+        assert!((t - 1.5).abs() < 1e-5, "{t}");
+    }
 }
