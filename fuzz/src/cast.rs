@@ -429,7 +429,9 @@ where
         if !nice || !max_toi.is_finite() {
             return Ok(());
         }
-        let slack = self.slack(reach);
+        // A user's looser `gjk_rel` loosens every distance it stops at (the steps' and the
+        // hit's) by that much of the distances.
+        let slack = self.slack(reach) + f(self.tol.gjk_rel) * (1.0 + target);
         let distance = |t: T| {
             let (pa, pb) = at(t);
             query::distance(&pa, self.a, &pb, self.b, self.tol).ok()
