@@ -86,7 +86,8 @@ impl<T: Real, const D: usize> Reached<T, D> {
             let (fu, fv) = (crate::shape::extent_of(u), crate::shape::extent_of(&self.v));
             let fm = crate::shape::f64_of(self.upper + margin);
             let d = D as f64;
-            if !(fu <= limit && d * fu * fv <= limit && d.sqrt() * fu * fm <= limit) {
+            let um = fu * fm;
+            if !(fu <= limit && d * fu * fv <= limit && d * um * um <= limit * limit) {
                 return None;
             }
         }
