@@ -480,6 +480,13 @@ pub(crate) mod factor {
     /// Conservative advancement converges linearly: it stops within this many touching
     /// bands of the margin, where a step would gain less (`cast::toi`).
     pub(crate) const TOI_ACCURACY_BANDS: f64 = 16.0;
+    /// A time of impact whose gap to the margin moved by less than a touching band over
+    /// this many steps has stalled (a tangential approach) and probes ahead (`cast::toi`).
+    pub(crate) const TOI_STALL_STEPS: u32 = 16;
+    /// Distances a stalled time of impact probes ahead (doubling its look-ahead from 16
+    /// ulps of the time: f64 reaches a unit horizon in 48), and at most as many again
+    /// bisecting the bracket it found (`cast::toi`, `Pair::bracket`).
+    pub(crate) const BRACKET_PROBES: u32 = 64;
     /// Doublings of a `μ` step (or halvings of a quarter turn) tried with the chord bound
     /// (`cast::arc`, `Plane::longest_step`).
     pub(crate) const CHORD_TRIES: u32 = 16;

@@ -2567,23 +2567,16 @@ where
     let c = query::time_of_impact(&turn, &bar, &at, &ball_r::<T>(0.1), &opts(2.0, 0.0), &tol())
         .unwrap();
     let exact = std::f64::consts::PI / w;
-    match c.hit {
-        Some(h) => {
-            assert!(
-                (f(h.toi) - exact).abs() < 10.0 * toi_acc::<T>(),
-                "{c:?} vs {exact}"
-            );
-        }
-        None => {
-            // The return is tangential (the distance comes back to exactly its start): the
-            // advancement may reach it only within its accuracy and give up there.
-            assert!(!c.termination.is_proven(), "a proven miss: {c:?}");
-            assert!(
-                (f(c.safe_toi) - exact).abs() <= toi_acc::<T>(),
-                "{c:?} vs {exact}"
-            );
-        }
-    }
+    // The return is tangential (the distance comes back to exactly its start): where the
+    // advancement stalls short of it, probing ahead brackets it (it gave up at the step
+    // cap 4e-8 short in f64).
+    let h = c.hit.unwrap_or_else(|| panic!("no hit: {c:?}"));
+    assert!(c.termination.is_proven(), "{c:?}");
+    assert!(
+        (f(h.toi) - exact).abs() < 10.0 * toi_acc::<T>()
+            && f(h.lower_bound) <= exact + toi_acc::<T>(),
+        "{c:?} vs {exact}"
+    );
 }
 cases!(toi_touching_starts, [2 => d2, 3 => d3]);
 
@@ -3406,3 +3399,145 @@ fn drifting_beyond_range_gives_up_safely_f32() {
 fn drifting_beyond_range_gives_up_safely_f64() {
     drifting_beyond_range_gives_up_safely::<f64>();
 }
+
+/// A thin box (half-extents 1 × 0.01) turning at 3 about its centre against a ball of radius
+/// 0.1 touching its face's centre: the contact slides to first order, but the face's line
+/// comes `0.11 (1 − cos 3t)` closer to the ball's centre, so the shapes are within their
+/// starting distance right after 0 (exact first contact: 0). The advancement can only step
+/// by the rounding there; probing ahead brackets the contact instead: a proven hit whose
+/// `[lower_bound, toi]` holds 0, never a give-up at the step cap (it was `MaxIterations`
+/// at 4.7e-10 in f64).
+fn stalled_start_brackets_the_contact_ahead<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut h = SVector::<f64, D>::repeat(1.0);
+    h[1] = 0.01;
+    let plate = Cuboid::new(v::<T, D>(&h));
+    let mut c = SVector::<f64, D>::zeros();
+    c[1] = 0.11;
+    let turn = RigidMotion::new(
+        &id::<T, D>(),
+        Point::origin(),
+        SVector::zeros(),
+        angular::<T, D>(3.0),
+    );
+    let at = RigidMotion::fixed(&translation::<T, D>(&c).0);
+    for planner in [false, true] {
+        let cast = if planner {
+            query::motion_is_free(&turn, &plate, &at, &ball_r::<T>(0.1), lit(0.0), &tol())
+        } else {
+            query::time_of_impact(
+                &turn,
+                &plate,
+                &at,
+                &ball_r::<T>(0.1),
+                &opts(1.0, 0.0),
+                &tol(),
+            )
+        }
+        .unwrap();
+        let ctx = format!("planner {planner}: {cast:?}");
+        assert!(cast.termination.is_proven(), "gave up: {ctx}");
+        let hit = cast.hit.unwrap_or_else(|| panic!("no hit: {ctx}"));
+        // f32 and fixed point resolve the dip 0.5 t² only beyond their touching band.
+        let acc = if f(T::default_epsilon()) < 1e-12 {
+            1e-6
+        } else {
+            5e-3
+        };
+        assert!(
+            f(hit.lower_bound) <= 0.0 + 1e-12 || f(hit.lower_bound) < f(hit.toi),
+            "{ctx}"
+        );
+        assert!(f(hit.toi) <= acc, "{ctx}");
+        assert!(f(cast.safe_toi) <= f(hit.toi), "{ctx}");
+        assert!(f(hit.distance) <= 0.0 + 1e-3, "{ctx}");
+    }
+}
+cases!(stalled_start_brackets_the_contact_ahead, [2 => d2, 3 => d3]);
+
+/// GJK's lower bound is the best over its search directions, while the advancement's plane
+/// is the last one's: with a loose `gjk_rel` (the fuzz harness's 0.0118, f32 3D) the two
+/// differ by about that much of the distance, and a step by the lower bound along the last
+/// normal overshot — a ball following `RigidMotion::between` towards a sliding capsule was
+/// "hit" at distance 0.0748 for a target of 0.0988. Each step now bounds the gap along its
+/// own normal. Random rotating pairs with loose relative gaps, sampled finely: nowhere before
+/// the safe time (a hit's time included) closer than the target.
+fn toi_steps_by_the_gap_along_their_own_normal<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(77);
+    let mut checked = 0;
+    for i in 0..60 {
+        let ball = ball_r::<T>(rng.uniform(0.1, 0.5));
+        let hull = Polytope::try_new(
+            hull_points::<D>(&mut rng, 8, 0.8)
+                .iter()
+                .map(p::<T, D>)
+                .collect(),
+        )
+        .unwrap();
+        let capsule = Capsule::new(
+            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
+            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
+            lit(rng.uniform(0.05, 0.9)),
+        );
+        let (p0, f0) = random_pose::<T, D>(&mut rng, 0.5);
+        let (p1, _) = random_pose::<T, D>(&mut rng, 0.5);
+        let (pb, fb) = random_pose::<T, D>(&mut rng, 3.0);
+        let ma = RigidMotion::between(&p0, &p1);
+        let vb = (f0.translation.vector - fb.translation.vector) * rng.uniform(0.5, 1.5);
+        let mb = RigidMotion::linear(&pb, v::<T, D>(&vb));
+        let target = rng.uniform(0.0, 0.1);
+        let loose = Tolerances {
+            gjk_rel: lit(rng.uniform(0.005, 0.05)),
+            ..tol::<T>()
+        };
+        let pose = |m: &RigidMotion<T, D>, t: f64| {
+            Isometry::from_parts(
+                nalgebra::Translation::from(m.transform_point(lit(t), &Point::origin()).coords),
+                nalgebra::Rotation::from_matrix_unchecked(m.rotation_at(lit(t))),
+            )
+        };
+        let o = opts::<T>(1.0, target);
+        let (a_hull, cast) = if i % 2 == 0 {
+            (
+                false,
+                query::time_of_impact(&ma, &ball, &mb, &capsule, &o, &loose),
+            )
+        } else {
+            (
+                true,
+                query::time_of_impact(&ma, &hull, &mb, &capsule, &o, &loose),
+            )
+        };
+        let cast = cast.unwrap();
+        let dist = |t: f64| {
+            let d = if a_hull {
+                query::distance(&pose(&ma, t), &hull, &pose(&mb, t), &capsule, &tol())
+            } else {
+                query::distance(&pose(&ma, t), &ball, &pose(&mb, t), &capsule, &tol())
+            };
+            f(d.unwrap().distance)
+        };
+        if dist(0.0) <= target {
+            continue;
+        }
+        checked += 1;
+        let safe = f(cast.safe_toi).min(1.0);
+        // The touching band and the scalar's rounding of the poses, generously.
+        let slack = 10.0 * toi_acc::<T>();
+        for k in 0..=200 {
+            let t = safe * f64::from(k) / 200.0;
+            let d = dist(t);
+            assert!(
+                d >= target - slack,
+                "#{i}: distance {d} < target {target} at t = {t} ≤ safe {safe}: {cast:?}"
+            );
+        }
+    }
+    assert!(checked >= 30, "{checked} pairs apart at the start");
+}
+cases!(toi_steps_by_the_gap_along_their_own_normal, [2 => d2, 3 => d3]);

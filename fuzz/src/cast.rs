@@ -454,6 +454,17 @@ where
                 ctx()
             ));
         }
+        // A bracketed hit (docs/casts.md §4.2) is within the target by its toi.
+        if let Some(h) = c.hit
+            && h.termination == CastTermination::Bracketed
+            && let Some(d) = distance(h.toi)
+            && f(d.lower_bound) > reached + slack
+        {
+            return Err(format!(
+                "bracketed hit not within the target at toi ({d:?}), {}",
+                ctx()
+            ));
+        }
         // No contact before the safe time: nowhere closer than the target, or than the
         // start for a start within it (the cast then looks for the return within it).
         let floor = target.min(f(d0.lower_bound)) - slack;

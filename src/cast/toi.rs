@@ -2,10 +2,10 @@
 //! normal-projected bound of Zhang et al. 2006), and the planners' motion check
 //! (docs/casts.md §4–5).
 //!
-//! At time `t`, GJK gives a lower bound `ℓ` of the core distance and the normal `n` of its
-//! separating plane. Under the motions every point of A moves along `n` at most at
-//! `n·v_A + ‖n × ω_A‖·ρ_A` and every point of B along `−n` at most at
-//! `−n·v_B + ‖n × ω_B‖·ρ_B` (`ρ`: a proven bound of the core's reach about its rotation
+//! At time `t`, GJK gives the normal `n` of a separating plane (from its closest point `v`)
+//! and `ℓ`, that plane's gap (not GJK's best bound over its directions). Under the motions
+//! every point of A moves along `n` at most at `n·v_A + ‖n × ω_A‖·ρ_A` and every point of B
+//! along `−n` at most at `−n·v_B + ‖n × ω_B‖·ρ_B` (`ρ`: a proven bound of the core's reach about its rotation
 //! centre, [`super::motion`]), so the plane's gap shrinks at most at
 //!
 //! ```text
@@ -26,7 +26,7 @@ use super::{
 };
 use crate::{
     QueryError, Real, Tolerances,
-    gjk::{Cache, Mode, Run},
+    gjk::{Cache, Cores, Mode, Run, plane_min, support_limit},
     real::{norm, normalize},
     shape::SupportMap,
 };
@@ -39,8 +39,11 @@ use nalgebra::{Const, Isometry, Rotation, SMatrix, SVector, Translation, Unit};
 /// Conservative advancement (Mirtich 1996) on GJK distances warm-started from step to
 /// step: every step is proven safe by a bound on how fast any point of either shape moves
 /// along the separating plane's normal, so a thin shape turning fast cannot tunnel. The
-/// answer's `safe_toi` is the last time proven safe; when the step cap
-/// ([`CastOptions::max_steps`]) or rounding stops it, that is all it reports
+/// answer's `safe_toi` is the last time proven safe. When the step cap
+/// ([`CastOptions::max_steps`]) or rounding stops it (a tangential approach, a contact
+/// that deepens to second order only), distances probed ahead look for a time proven
+/// within the target: a [`CastTermination::Bracketed`] hit, the first contact between
+/// `safe_toi` and its `toi`; without one, it reports the last safe time alone
 /// ([`CastTermination::MaxIterations`], [`CastTermination::NoProgress`]), never a made-up
 /// hit. Motions without rotation take the exact linear cast ([`cast_shapes`](super::cast_shapes)).
 ///
@@ -174,6 +177,8 @@ struct Core<T: Real, const D: usize> {
     b: nalgebra::Point<T, D>,
     upper: T,
     lower: T,
+    /// The gap of the plane normal to `v` (`≤ lower`): what a step along `v` may use.
+    plane: T,
     band: T,
     iterations: u32,
 }
@@ -303,14 +308,23 @@ where
         };
         let o = Run::new(self.a, &placed, tol, &mut simplex, Mode::Distance).closest_point()?;
         cache.store(&simplex);
+        // GJK's lower bound is the best over its directions; the step needs the gap of the
+        // plane it moves, `v`'s (`toi_steps_by_the_gap_along_their_own_normal`).
+        let pair = Cores {
+            a: self.a,
+            b: &placed,
+        };
+        let plane = plane_min(&pair, &o.v, support_limit::<T, D>(tol))?
+            .map_or(T::zero(), |p| p.lower.min(o.lower));
         let out = Core {
             v: o.v,
             a: o.a,
             b: o.b,
             upper: o.upper,
             lower: o.lower,
+            plane,
             band: o.band,
-            iterations: o.iterations,
+            iterations: o.iterations + 1,
         };
         Ok(Probe { rot_a, tr_a, out })
     }
@@ -429,6 +443,7 @@ where
         let (mut t, mut iterations, mut steps) = (T::zero(), 0u32, 0u32);
         let mut cache = Cache::new();
         let (mut armed, mut last_normal, mut floor) = (true, None, None);
+        let mut checkpoint = None;
         // The advancement converges linearly: it stops within 16 touching bands of the
         // margin (f64: ~1.5e-8 × the pair's size), where a step would gain less.
         let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
@@ -498,6 +513,17 @@ where
             if !armed && lower > margin + band * accuracy {
                 armed = true;
             }
+            // Progress is the gap `ℓ − m` moving, down towards the margin or up out of a
+            // start within it: less than a band in 16 steps is the rounding's pace (a
+            // tangential approach), so the distance is probed ahead (§4.2).
+            if steps % crate::tolerance::factor::TOI_STALL_STEPS == 0 {
+                let gap = lower - margin;
+                if checkpoint.is_some_and(|g: T| (gap - g).abs() < band) {
+                    let gave_up = stalled(t, CastTermination::NoProgress, iterations, steps);
+                    return self.bracket(gave_up, margin, armed, options, tol);
+                }
+                checkpoint = Some(gap);
+            }
             let n = match (normalize(&-p.out.v), last_normal) {
                 (Some(n_local), _) => p.rot_a * n_local.into_inner(),
                 (None, Some(n)) if steps == 1 => n.into_inner(),
@@ -514,7 +540,7 @@ where
                 cast.safe_toi = options.max_toi;
                 return Ok(cast);
             }
-            let (gap, horizon) = (lower - margin, options.max_toi - t);
+            let (gap, horizon) = (p.out.plane - margin, options.max_toi - t);
             if gap > mu * horizon {
                 return Ok(miss(options.max_toi, false, iterations, steps));
             }
@@ -544,9 +570,92 @@ where
             };
             let next = t + step;
             if !(next > t) {
-                return Ok(stalled(t, CastTermination::NoProgress, iterations, steps));
+                let gave_up = stalled(t, CastTermination::NoProgress, iterations, steps);
+                return self.bracket(gave_up, margin, armed, options, tol);
             }
             t = next;
         }
+    }
+
+    /// A stalled advancement's last resort (no step beyond the rounding, or a gap that
+    /// moved less than a band in 16 steps; docs/casts.md §4.2,
+    /// `stalled_start_brackets_the_contact_ahead`): distances probed at `t + h`, `h`
+    /// doubling from the time's resolution to the horizon, for one proven within the
+    /// target; bisection towards `t` then keeps the earliest proven time found. A hit there
+    /// is [`CastTermination::Bracketed`]: the first contact lies between the last safe time
+    /// `t` and the hit's `toi`. Without one, the cast stays given up.
+    ///
+    /// Within the target: as the advancement's hit (16 bands) once the shapes were apart;
+    /// for a start within the margin not yet left (`!armed`), below the start distance by
+    /// more than the band.
+    fn bracket(
+        &self,
+        mut gave_up: ShapeCast<T, D>,
+        margin: T,
+        armed: bool,
+        options: &CastOptions<T>,
+        tol: &Tolerances<T>,
+    ) -> Result<ShapeCast<T, D>, QueryError> {
+        let t = gave_up.safe_toi;
+        let horizon = options.max_toi - t;
+        let accuracy = crate::real::lit::<T>(crate::tolerance::factor::TOI_ACCURACY_BANDS);
+        let within = |o: &Core<T, D>| {
+            if armed {
+                o.upper <= margin + o.band * accuracy
+            } else {
+                o.upper + o.band <= margin
+            }
+        };
+        let mut cache = Cache::new();
+        let mut probe = |at: T, cast: &mut ShapeCast<T, D>| {
+            cast.steps += 1;
+            let p = self.probe(at, tol, &mut cache);
+            if let Ok(p) = &p {
+                cast.iterations += p.out.iterations;
+            }
+            p
+        };
+        // The time's resolution: 16 ulps of the larger of `t` and 1.
+        let mut h = t.max(T::one()) * T::default_epsilon() * crate::real::lit::<T>(16.0);
+        let mut found = None;
+        for _ in 0..crate::tolerance::factor::BRACKET_PROBES {
+            if !(h < horizon) {
+                break;
+            }
+            match probe(t + h, &mut gave_up) {
+                Ok(p) if within(&p.out) => {
+                    found = Some((h, p));
+                    break;
+                }
+                Ok(_) => h += h,
+                // Poses beyond the scalar's range: nothing further to probe.
+                Err(QueryError::NonFinitePose | QueryError::OutOfRange) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        let Some((mut hi, mut best)) = found else {
+            return Ok(gave_up);
+        };
+        let mut lo = T::zero();
+        for _ in 0..crate::tolerance::factor::BRACKET_PROBES {
+            let mid = (lo + hi) * crate::real::lit::<T>(0.5);
+            if !(mid > lo && mid < hi) {
+                break;
+            }
+            let p = probe(t + mid, &mut gave_up)?;
+            if within(&p.out) {
+                (hi, best) = (mid, p);
+            } else {
+                lo = mid;
+            }
+        }
+        let toi = t + hi;
+        let mut hit = self.start_hit(&best, toi, tol)?;
+        hit.lower_bound = t;
+        hit.upper_bound = (best.out.upper <= margin).then_some(toi);
+        hit.termination = CastTermination::Bracketed;
+        gave_up.hit = Some(hit);
+        gave_up.termination = CastTermination::Bracketed;
+        Ok(gave_up)
     }
 }

@@ -450,7 +450,7 @@ where
         r: &Rounding<T>,
         out: &mut Outcome<T, D>,
     ) -> Result<(), QueryError> {
-        if let Some(p) = plane_min(&self.pair, dir)? {
+        if let Some(p) = plane_min(&self.pair, dir, support_limit::<T, D>(self.tol))? {
             out.coords = out.coords.max(p.coords);
             out.band = r.band(out.coords);
             out.lower = out.lower.max(p.lower);
@@ -473,10 +473,12 @@ pub(crate) struct PlaneBound<T> {
 /// coordinate of the support points. `None` for a zero `dir`.
 ///
 /// # Errors
-/// As a GJK step: a non-finite or (fixed-point) out-of-range support point.
+/// As a GJK step: a non-finite support point, or (fixed-point) one beyond `limit` (the
+/// run's [`support_limit`]; [`coordinate_limit`] for EPA's callers).
 pub(crate) fn plane_min<T: Real, const D: usize, P: Difference<T, D>>(
     pair: &P,
     dir: &SVector<T, D>,
+    limit: Option<T>,
 ) -> Result<Option<PlaneBound<T>>, QueryError>
 where
     Const<D>: Dim,
@@ -486,7 +488,7 @@ where
     };
     let u = u.into_inner();
     let sp = pair.support(&-u);
-    check_range(&sp, coordinate_limit::<T, D>())?;
+    check_range(&sp, limit)?;
     let coords = amax(&sp.a.coords).max(amax(&sp.b.coords));
     Ok(Some(PlaneBound {
         lower: u.dot(&sp.w),

@@ -47,7 +47,11 @@ where
     Const<D>: Dim,
 {
     // `plane_min` along `−n`: A's core support along `n`, B's along `−n`, their gap.
-    if let Some(core) = gjk::plane_min(pair, &-c.normal.into_inner())? {
+    if let Some(core) = gjk::plane_min(
+        pair,
+        &-c.normal.into_inner(),
+        gjk::coordinate_limit::<T, D>(),
+    )? {
         let gap = core.lower - pair.radius_a() - pair.radius_b();
         let band = Rounding::of(tol).band(core.coords);
         c.lower_bound = c.lower_bound.min(gap - band);

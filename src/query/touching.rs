@@ -43,7 +43,9 @@ where
         let Some(n) = normalize(&-*dir) else {
             continue;
         };
-        let Some(gjk::PlaneBound { lower: low, coords }) = gjk::plane_min(pair, dir)? else {
+        let Some(gjk::PlaneBound { lower: low, coords }) =
+            gjk::plane_min(pair, dir, gjk::coordinate_limit::<T, D>())?
+        else {
             continue;
         };
         let band = core

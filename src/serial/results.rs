@@ -61,6 +61,7 @@ enum CastTerminationDef {
     NoProgress,
     Degenerate,
     BeyondRange,
+    Bracketed,
 }
 via!(CastTerminationDef, [], CastTermination, []);
 
