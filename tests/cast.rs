@@ -3462,13 +3462,128 @@ cases!(stalled_start_brackets_the_contact_ahead, [2 => d2, 3 => d3]);
 /// differ by about that much of the distance, and a step by the lower bound along the last
 /// normal overshot — a ball following `RigidMotion::between` towards a sliding capsule was
 /// "hit" at distance 0.0748 for a target of 0.0988. Each step now bounds the gap along its
-/// own normal. Random rotating pairs with loose relative gaps, sampled finely: nowhere before
-/// the safe time (a hit's time included) closer than the target.
+/// own normal.
 fn toi_steps_by_the_gap_along_their_own_normal<T: Real, const D: usize>()
 where
     Const<D>: AboutZ<T, D>,
 {
-    let mut rng = Rng(77);
+    loose_casts_stay_safe::<T, D>(77, |rng| Tolerances {
+        gjk_rel: lit(rng.uniform(0.005, 0.05)),
+        ..tol::<T>()
+    });
+}
+cases!(toi_steps_by_the_gap_along_their_own_normal, [2 => d2, 3 => d3]);
+
+/// A step's plane proves a miss (`μ ≤ 0`: it never comes closer) only when it clears the
+/// margin. GJK capped at one iteration (fuzz seed 3 063 751, 2D, every scalar) left a plane
+/// short of it, and the cast answered `Separating` for shapes 0.033 apart under a target of
+/// 0.158. Such a step now proves nothing (a bracket ahead, or given up).
+fn a_miss_needs_its_plane_beyond_the_margin<T: Real, const D: usize>()
+where
+    Const<D>: AboutZ<T, D>,
+{
+    loose_casts_stay_safe::<T, D>(78, |rng| Tolerances {
+        gjk_max_iterations: 1 + (rng.next_u64() % 3) as u32,
+        ..tol::<T>()
+    });
+}
+cases!(a_miss_needs_its_plane_beyond_the_margin, [2 => d2, 3 => d3]);
+
+/// The fuzz case behind [`a_miss_needs_its_plane_beyond_the_margin`], as found (2D).
+fn a_miss_needs_its_plane_beyond_the_margin_fuzz_case<T: Real>() {
+    use nalgebra::{Isometry2, Point2, Vector2};
+    let pt = |x: f64, y: f64| Point2::new(lit::<T>(x), lit(y));
+    let pose = |c: f64, s: f64, x: f64, y: f64| {
+        Isometry2::from_parts(
+            nalgebra::Translation2::new(lit::<T>(x), lit(y)),
+            nalgebra::UnitComplex::from_cos_sin_unchecked(lit(c), lit(s)),
+        )
+    };
+    let a = Polytope::try_new(vec![
+        pt(0.10972762645914402, 0.2153505760280765),
+        pt(-0.8857709620813305, 0.007248035400930775),
+    ])
+    .unwrap();
+    let b = Polytope::try_new(vec![
+        pt(0.336110475318532, -0.3163958190280003),
+        pt(0.41213092240787375, -0.20982681010147253),
+        pt(0.6855115587090868, 0.13151750972762644),
+        pt(0.009506370641641837, -0.6232547493705654),
+        pt(0.8849164568551156, 0.0727702754253452),
+        pt(-0.9241321431296254, 0.6586251621271078),
+        pt(-0.09514000152590218, 0.045487144274052094),
+        pt(0.5737239642938887, 0.631464103150988),
+    ])
+    .unwrap();
+    let a0 = pose(
+        -0.9386002946067568,
+        -0.3450065027852509,
+        -1.828244449530785,
+        0.4222781719691766,
+    );
+    let a1 = pose(
+        -0.8912294897173855,
+        0.4535526393464035,
+        1.8534523537041276,
+        -1.3220721751735713,
+    );
+    let b0 = pose(
+        -0.978336564064624,
+        -0.2070206932029401,
+        -0.2545510032806897,
+        1.2661020828564888,
+    );
+    let ma = RigidMotion::between(&a0, &a1);
+    let mb = RigidMotion::linear(
+        &b0,
+        Vector2::new(lit(-0.47853818570229645), lit(0.8678873884184024)),
+    );
+    let options = CastOptions {
+        max_toi: lit(0.7863126573586634),
+        target_distance: lit(0.15827878233005263),
+        stop_at_penetration: false,
+        negative_toi: true,
+        max_steps: 9,
+    };
+    let capped = Tolerances {
+        gjk_max_iterations: 1,
+        ..tol::<T>()
+    };
+    let cast = query::time_of_impact(&ma, &a, &mb, &b, &options, &capped).unwrap();
+    // At t = 0.0655 the shapes are 0.033 apart: no proven miss, nothing safe beyond it.
+    assert!(
+        !(cast.hit.is_none() && cast.termination.is_proven()) && f(cast.safe_toi) < 0.0656,
+        "{cast:?}"
+    );
+}
+
+#[test]
+fn a_miss_needs_its_plane_beyond_the_margin_fuzz_case_f32() {
+    a_miss_needs_its_plane_beyond_the_margin_fuzz_case::<f32>();
+}
+
+#[test]
+fn a_miss_needs_its_plane_beyond_the_margin_fuzz_case_f64() {
+    a_miss_needs_its_plane_beyond_the_margin_fuzz_case::<f64>();
+}
+
+#[cfg(feature = "fixed")]
+#[test]
+fn a_miss_needs_its_plane_beyond_the_margin_fuzz_case_fixed() {
+    a_miss_needs_its_plane_beyond_the_margin_fuzz_case::<Fx>();
+}
+
+/// Random rotating pairs (a ball or a hull on `RigidMotion::between`, a capsule sliding
+/// towards it) under the tolerances `loose` draws, sampled finely with default ones:
+/// nowhere before the safe time (a hit's time included; `max_toi` after a proven miss)
+/// closer than the target.
+fn loose_casts_stay_safe<T: Real, const D: usize>(
+    seed: u64,
+    loose: impl Fn(&mut Rng) -> Tolerances<T>,
+) where
+    Const<D>: AboutZ<T, D>,
+{
+    let mut rng = Rng(seed);
     let mut checked = 0;
     for i in 0..60 {
         let ball = ball_r::<T>(rng.uniform(0.1, 0.5));
@@ -3491,10 +3606,7 @@ where
         let vb = (f0.translation.vector - fb.translation.vector) * rng.uniform(0.5, 1.5);
         let mb = RigidMotion::linear(&pb, v::<T, D>(&vb));
         let target = rng.uniform(0.0, 0.1);
-        let loose = Tolerances {
-            gjk_rel: lit(rng.uniform(0.005, 0.05)),
-            ..tol::<T>()
-        };
+        let tol_i = loose(&mut rng);
         let pose = |m: &RigidMotion<T, D>, t: f64| {
             Isometry::from_parts(
                 nalgebra::Translation::from(m.transform_point(lit(t), &Point::origin()).coords),
@@ -3505,12 +3617,12 @@ where
         let (a_hull, cast) = if i % 2 == 0 {
             (
                 false,
-                query::time_of_impact(&ma, &ball, &mb, &capsule, &o, &loose),
+                query::time_of_impact(&ma, &ball, &mb, &capsule, &o, &tol_i),
             )
         } else {
             (
                 true,
-                query::time_of_impact(&ma, &hull, &mb, &capsule, &o, &loose),
+                query::time_of_impact(&ma, &hull, &mb, &capsule, &o, &tol_i),
             )
         };
         let cast = cast.unwrap();
@@ -3540,4 +3652,3 @@ where
     }
     assert!(checked >= 30, "{checked} pairs apart at the start");
 }
-cases!(toi_steps_by_the_gap_along_their_own_normal, [2 => d2, 3 => d3]);

@@ -535,12 +535,21 @@ where
             let mu = n.dot(&dv)
                 + <Const<D> as RotationDim<T, D>>::rate(&wa, &n) * ra
                 + <Const<D> as RotationDim<T, D>>::rate(&wb, &n) * rb;
-            if !(mu > T::zero()) {
-                let mut cast = miss(options.max_toi, true, iterations, steps);
-                cast.safe_toi = options.max_toi;
-                return Ok(cast);
-            }
             let (gap, horizon) = (p.out.plane - margin, options.max_toi - t);
+            if !(mu > T::zero()) {
+                // The plane never comes closer: a proven miss when it clears the margin (to
+                // the rounding, from a start within it). A GJK stopped early (its cap) can
+                // leave it short, which proves nothing
+                // (`a_miss_needs_its_plane_beyond_the_margin`).
+                let clears = if armed { gap > T::zero() } else { gap >= -band };
+                if clears {
+                    let mut cast = miss(options.max_toi, true, iterations, steps);
+                    cast.safe_toi = options.max_toi;
+                    return Ok(cast);
+                }
+                let gave_up = stalled(t, CastTermination::NoProgress, iterations, steps);
+                return self.bracket(gave_up, margin, armed, options, tol);
+            }
             if gap > mu * horizon {
                 return Ok(miss(options.max_toi, false, iterations, steps));
             }
