@@ -3477,13 +3477,14 @@ cases!(toi_steps_by_the_gap_along_their_own_normal, [2 => d2, 3 => d3]);
 /// A step's plane proves a miss (`μ ≤ 0`: it never comes closer) only when it clears the
 /// margin. GJK capped at one iteration (fuzz seed 3 063 751, 2D, every scalar) left a plane
 /// short of it, and the cast answered `Separating` for shapes 0.033 apart under a target of
-/// 0.158. Such a step now proves nothing (a bracket ahead, or given up).
+/// 0.158. Such a step now proves nothing (a bracket ahead, or given up). (Without the fix
+/// this fails in 2D, every scalar.)
 fn a_miss_needs_its_plane_beyond_the_margin<T: Real, const D: usize>()
 where
     Const<D>: AboutZ<T, D>,
 {
-    loose_casts_stay_safe::<T, D>(78, |rng| Tolerances {
-        gjk_max_iterations: 1 + (rng.next_u64() % 3) as u32,
+    loose_casts_stay_safe::<T, D>(78, |_| Tolerances {
+        gjk_max_iterations: 1,
         ..tol::<T>()
     });
 }
@@ -3585,7 +3586,7 @@ fn loose_casts_stay_safe<T: Real, const D: usize>(
 {
     let mut rng = Rng(seed);
     let mut checked = 0;
-    for i in 0..60 {
+    for i in 0..200 {
         let ball = ball_r::<T>(rng.uniform(0.1, 0.5));
         let hull = Polytope::try_new(
             hull_points::<D>(&mut rng, 8, 0.8)
