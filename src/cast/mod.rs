@@ -92,10 +92,10 @@ pub struct CastOptions<T> {
     /// along their motion (with the geometry then). Default `false`. Ignored under rotation.
     pub negative_toi: bool,
     /// Cap on conservative-advancement steps (each a GJK distance query) of
-    /// [`time_of_impact`] and [`motion_is_free`]. Default 256. A cast that stalls (at the
-    /// cap or on rounding) then probes ahead, at most 128 distance queries more
-    /// ([`CastTermination::Bracketed`]). The linear casts' support evaluations are capped by
-    /// [`crate::Tolerances::gjk_max_iterations`].
+    /// [`time_of_impact`] and [`motion_is_free`]. Default 256; at the cap the cast gives
+    /// up ([`CastTermination::MaxIterations`]). One that stalls before it (rounding) probes
+    /// ahead, at most 128 distance queries more ([`CastTermination::Bracketed`]). The linear
+    /// casts' support evaluations are capped by [`crate::Tolerances::gjk_max_iterations`].
     pub max_steps: u32,
 }
 
@@ -162,9 +162,10 @@ pub enum CastTermination {
     /// Gave up: the motions carried the shapes beyond what the scalar holds (a rotating
     /// cast advanced towards an infinite horizon). No contact before `safe_toi`.
     BeyondRange,
-    /// Hit, bracketed: the advancement stalled (rounding, or a tangential approach), and a
-    /// distance probed ahead proved the shapes within the target by the hit's `toi`; none is
-    /// before its `lower_bound` (`safe_toi`). The first contact is in between.
+    /// Hit, bracketed: the advancement stalled (rounding, a tangential approach, a step
+    /// that proved nothing), and a distance probed ahead proved the shapes within the
+    /// target by the hit's `toi`; none is before its `lower_bound` (`safe_toi`). The first
+    /// contact is in between.
     Bracketed,
 }
 

@@ -5,8 +5,8 @@
 //! At time `t`, GJK gives the normal `n` of a separating plane (from its closest point `v`)
 //! and `ℓ`, that plane's gap (not GJK's best bound over its directions). Under the motions
 //! every point of A moves along `n` at most at `n·v_A + ‖n × ω_A‖·ρ_A` and every point of B
-//! along `−n` at most at `−n·v_B + ‖n × ω_B‖·ρ_B` (`ρ`: a proven bound of the core's reach about its rotation
-//! centre, [`super::motion`]), so the plane's gap shrinks at most at
+//! along `−n` at most at `−n·v_B + ‖n × ω_B‖·ρ_B` (`ρ`: a proven bound of the core's reach
+//! about its rotation centre, [`super::motion`]), so the plane's gap shrinks at most at
 //!
 //! ```text
 //! μ = n·(v_A − v_B) + ‖n × ω_A‖ ρ_A + ‖n × ω_B‖ ρ_B
@@ -39,13 +39,13 @@ use nalgebra::{Const, Isometry, Rotation, SMatrix, SVector, Translation, Unit};
 /// Conservative advancement (Mirtich 1996) on GJK distances warm-started from step to
 /// step: every step is proven safe by a bound on how fast any point of either shape moves
 /// along the separating plane's normal, so a thin shape turning fast cannot tunnel. The
-/// answer's `safe_toi` is the last time proven safe. When the step cap
-/// ([`CastOptions::max_steps`]) or rounding stops it (a tangential approach, a contact
-/// that deepens to second order only), distances probed ahead look for a time proven
-/// within the target: a [`CastTermination::Bracketed`] hit, the first contact between
-/// `safe_toi` and its `toi`; without one, it reports the last safe time alone
-/// ([`CastTermination::MaxIterations`], [`CastTermination::NoProgress`]), never a made-up
-/// hit. Motions without rotation take the exact linear cast ([`cast_shapes`](super::cast_shapes)).
+/// answer's `safe_toi` is the last time proven safe. When rounding stalls it (a tangential
+/// approach, a contact that deepens to second order only) or a step proves nothing (a GJK
+/// stopped short by its tolerances), distances probed ahead look for a time proven within
+/// the target: a [`CastTermination::Bracketed`] hit, the first contact between `safe_toi`
+/// and its `toi`; without one ([`CastTermination::NoProgress`]), and at the step cap
+/// ([`CastOptions::max_steps`], [`CastTermination::MaxIterations`]), it reports the last
+/// safe time alone, never a made-up hit. Motions without rotation take the exact linear cast ([`cast_shapes`](super::cast_shapes)).
 ///
 /// Shapes within the target at time 0: a hit at 0 when they overlap and
 /// `stop_at_penetration`, or when the relative velocity at the contact approaches; else the
@@ -586,13 +586,13 @@ where
         }
     }
 
-    /// A stalled advancement's last resort (no step beyond the rounding, or a gap that
-    /// moved less than a band in 16 steps; docs/casts.md §4.2,
-    /// `stalled_start_brackets_the_contact_ahead`): distances probed at `t + h`, `h`
-    /// doubling from the time's resolution to the horizon, for one proven within the
-    /// target; bisection towards `t` then keeps the earliest proven time found. A hit there
-    /// is [`CastTermination::Bracketed`]: the first contact lies between the last safe time
-    /// `t` and the hit's `toi`. Without one, the cast stays given up.
+    /// A stalled advancement's last resort (no step beyond the rounding, a gap that moved
+    /// less than a band in 16 steps, or `μ ≤ 0` on a plane short of the margin;
+    /// docs/casts.md §4.2, `stalled_start_brackets_the_contact_ahead`): distances probed at
+    /// `t + h`, `h` doubling from the time's resolution to the horizon, for one proven
+    /// within the target; bisection towards `t` then keeps the earliest proven time found.
+    /// A hit there is [`CastTermination::Bracketed`]: the first contact lies between the
+    /// last safe time `t` and the hit's `toi`. Without one, the cast stays given up.
     ///
     /// Within the target: as the advancement's hit (16 bands) once the shapes were apart;
     /// for a start within the margin not yet left (`!armed`), below the start distance by
