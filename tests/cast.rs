@@ -1181,6 +1181,20 @@ fn hull_points<const D: usize>(rng: &mut Rng, n: usize, r: f64) -> Vec<Point<f64
         .collect()
 }
 
+/// [`hull_points`]' 8 points as a polytope in `T`.
+fn random_hull<T: Real, const D: usize>(rng: &mut Rng, r: f64) -> Polytope<T, D> {
+    Polytope::try_new(hull_points::<D>(rng, 8, r).iter().map(p::<T, D>).collect()).unwrap()
+}
+
+/// A capsule of radius `radius` between two random points of `[-h, h]^D`.
+fn random_capsule<T: Real, const D: usize>(rng: &mut Rng, h: f64, radius: T) -> Capsule<T, D> {
+    Capsule::new(
+        p::<T, D>(&Point::from(rng.vector(-h, h))),
+        p::<T, D>(&Point::from(rng.vector(-h, h))),
+        radius,
+    )
+}
+
 /// Random hulls with random velocities against the first contact found by brute force over
 /// time: f64 distances (checked against feature brute force in tests/distance.rs), the
 /// convex distance's minimum, bisection; the hit's distance by feature brute force.
@@ -1373,11 +1387,7 @@ where
     let mut rng = Rng(25);
     let acc = toi_acc::<T>();
     for i in 0..20 {
-        let a = Capsule::new(
-            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
-            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
-            lit(0.2),
-        );
+        let a = random_capsule::<T, D>(&mut rng, 0.5, lit(0.2));
         let b = Cuboid::new(v::<T, D>(&rng.vector(0.2, 0.6)));
         let (pa, fa) = random_pose::<T, D>(&mut rng, 1.0);
         let (pb, fb) = random_pose::<T, D>(&mut rng, 3.0);
@@ -1754,18 +1764,8 @@ where
     let acc = toi_acc::<T>();
     let (mut hits, mut gave_up) = (0, 0);
     for i in 0..cases {
-        let a = Polytope::try_new(
-            hull_points::<D>(&mut rng, 8, 0.7)
-                .iter()
-                .map(p::<T, D>)
-                .collect(),
-        )
-        .unwrap();
-        let b = Capsule::new(
-            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
-            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
-            lit(0.1),
-        );
+        let a = random_hull::<T, D>(&mut rng, 0.7);
+        let b = random_capsule::<T, D>(&mut rng, 0.6, lit(0.1));
         let (pa, fa) = random_pose::<T, D>(&mut rng, 0.5);
         let (pb, fb) = random_pose::<T, D>(&mut rng, 2.5);
         let ma = RigidMotion::new(
@@ -2401,18 +2401,8 @@ where
     let acc = toi_acc::<T>();
     let (mut hits, mut misses) = (0, 0);
     for i in 0..14 {
-        let a = Polytope::try_new(
-            hull_points::<D>(&mut rng, 8, 0.6)
-                .iter()
-                .map(p::<T, D>)
-                .collect(),
-        )
-        .unwrap();
-        let b = Capsule::new(
-            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
-            p::<T, D>(&Point::from(rng.vector(-0.5, 0.5))),
-            lit(0.1),
-        );
+        let a = random_hull::<T, D>(&mut rng, 0.6);
+        let b = random_capsule::<T, D>(&mut rng, 0.5, lit(0.1));
         let (pa, fa) = random_pose::<T, D>(&mut rng, 0.5);
         let (pb, fb) = random_pose::<T, D>(&mut rng, 2.5);
         let (ca, cb) = (rng.vector::<D>(-0.3, 0.3), rng.vector::<D>(-0.2, 0.2));
@@ -3594,18 +3584,9 @@ fn loose_casts_stay_safe<T: Real, const D: usize>(
     let mut checked = 0;
     for i in 0..200 {
         let ball = ball_r::<T>(rng.uniform(0.1, 0.5));
-        let hull = Polytope::try_new(
-            hull_points::<D>(&mut rng, 8, 0.8)
-                .iter()
-                .map(p::<T, D>)
-                .collect(),
-        )
-        .unwrap();
-        let capsule = Capsule::new(
-            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
-            p::<T, D>(&Point::from(rng.vector(-0.6, 0.6))),
-            lit(rng.uniform(0.05, 0.9)),
-        );
+        let hull = random_hull::<T, D>(&mut rng, 0.8);
+        let mut capsule = random_capsule::<T, D>(&mut rng, 0.6, T::zero());
+        capsule.radius = lit(rng.uniform(0.05, 0.9));
         let (p0, f0) = random_pose::<T, D>(&mut rng, 0.5);
         let (p1, _) = random_pose::<T, D>(&mut rng, 0.5);
         let (pb, fb) = random_pose::<T, D>(&mut rng, 3.0);
