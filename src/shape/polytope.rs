@@ -2,6 +2,7 @@
 //! in 2D and 3D.
 
 mod climb;
+mod scan;
 
 use super::hull::{self, Degenerate, HullMesh, Tol};
 use super::{SupportMap, check_finite};
@@ -9,8 +10,9 @@ use crate::real::{is_fixed, lit};
 use crate::tolerance::hull::{FIXED_MIN_DIR, PLANE_ULPS};
 use crate::{Real, ShapeError};
 use alloc::{boxed::Box, vec::Vec};
-use climb::{Climb, brute_force};
+use climb::Climb;
 use nalgebra::{Point, SVector, Unit};
+use scan::Lanes;
 
 /// The convex hull of a finite point cloud, in any dimension. The points need not be in
 /// convex position (interior points never win a support query) and may repeat.
@@ -64,6 +66,8 @@ pub struct Polytope<T: Real, const D: usize> {
     faces: Vec<Face<T, D>>,
     climb: Option<Climb<T, D>>,
     face_climb: Option<FaceClimb<T, D>>,
+    /// `points` in blocks of four for the scan (empty with a climb, or for `D > 3`).
+    lanes: Lanes<T, D>,
 }
 
 /// A face of a [`Polytope`]'s hull: in 3D a convex polygon (coplanar hull triangles
@@ -158,6 +162,7 @@ impl<T: Real, const D: usize> Polytope<T, D> {
             faces: Vec::new(),
             climb: None,
             face_climb: None,
+            lanes: Lanes::default(),
         };
         if D == 2 || D == 3 {
             let mut pts = Vec::with_capacity(out.points.len());
@@ -169,6 +174,9 @@ impl<T: Real, const D: usize> Polytope<T, D> {
                 Err(Degenerate::Failed) => return Err(ShapeError::HullFailed),
                 Err(_) => {} // flat: no faces, brute-force support (exact)
             }
+        }
+        if out.climb.is_none() {
+            out.lanes = Lanes::new(&out.points);
         }
         Ok(out)
     }
@@ -444,7 +452,7 @@ impl<T: Real, const D: usize> SupportMap<T, D> for Polytope<T, D> {
     fn support(&self, dir: &SVector<T, D>) -> Point<T, D> {
         self.points[match &self.climb {
             Some(c) => c.support(&self.points, dir),
-            None => brute_force(&self.points, dir),
+            None => self.lanes.support(&self.points, dir),
         }]
     }
     #[inline]

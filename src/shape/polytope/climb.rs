@@ -3,6 +3,7 @@
 //! over the hull of its face normals (a point set on the unit sphere, where the face with
 //! the largest `n·d` is the support point along `d`).
 
+use super::scan::brute_force;
 use crate::Real;
 use crate::real::{is_fixed, lit};
 use crate::shape::hull::Tol;
@@ -299,115 +300,5 @@ impl Seen {
 
     fn contains(&self, w: u32) -> bool {
         self.held().contains(&w)
-    }
-}
-
-/// Brute force: the index of the point with the largest `dir·p`, the first of equal ones.
-///
-/// One pass over four lanes, each keeping its largest value and that value's index as
-/// selects (`max` and a conditional move: no branch per point), then the lanes merged (the
-/// smaller index on equal values). A scan that branches on `d > best` at every point was
-/// mispredicted about one time in eleven on the corpus's 3D hulls (docs/PERFORMANCE.md
-/// §2.12 as of `e989df6`); the earlier second pass, which looked for the first point
-/// attaining the largest value, read half the points again (docs/PERFORMANCE.md §2.8 as of
-/// `e989df6`). Within a lane the strict `>` keeps the first of equal values, so the answer
-/// is the one-pass scan's.
-#[inline]
-pub(super) fn brute_force<T: Real, const D: usize>(
-    points: &[Point<T, D>],
-    dir: &SVector<T, D>,
-) -> usize {
-    const LANES: usize = 4;
-    let dot = |p: &Point<T, D>| dir.dot(&p.coords);
-    let mut chunks = points.chunks_exact(LANES);
-    let Some(first) = chunks.next() else {
-        return first_largest(points, dir);
-    };
-    let mut top = [
-        dot(&first[0]),
-        dot(&first[1]),
-        dot(&first[2]),
-        dot(&first[3]),
-    ];
-    let mut arg = [0, 1, 2, 3];
-    let mut base = LANES;
-    for chunk in &mut chunks {
-        for l in 0..LANES {
-            let d = dot(&chunk[l]);
-            // Selects: a NaN direction makes every value NaN, no `>` holds and the answer
-            // is 0, as the one-pass scan's.
-            let up = d > top[l];
-            top[l] = if up { d } else { top[l] };
-            arg[l] = if up { base + l } else { arg[l] };
-        }
-        base += LANES;
-    }
-    let (mut best, mut at) = (top[0], arg[0]);
-    for l in 1..LANES {
-        let up = top[l] > best || (top[l] == best && arg[l] < at);
-        (best, at) = if up { (top[l], arg[l]) } else { (best, at) };
-    }
-    for (k, p) in chunks.remainder().iter().enumerate() {
-        let d = dot(p);
-        if d > best {
-            (best, at) = (d, base + k);
-        }
-    }
-    at
-}
-
-/// The index of the first point of `points` with the largest `dir·p`, in one pass.
-#[inline]
-fn first_largest<T: Real, const D: usize>(points: &[Point<T, D>], dir: &SVector<T, D>) -> usize {
-    let mut best = 0;
-    let mut best_dot = dir.dot(&points[0].coords);
-    for (i, p) in points.iter().enumerate().skip(1) {
-        let d = dir.dot(&p.coords);
-        if d > best_dot {
-            best_dot = d;
-            best = i;
-        }
-    }
-    best
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use nalgebra::{Point3, Vector3};
-
-    /// The two passes keep the one-pass scan's answer: the largest value, the first of
-    /// equal ones (small integer coordinates make many ties), for every length around the
-    /// lane count and its multiples, in every scalar.
-    #[test]
-    fn brute_force_lanes_keep_the_first_largest() {
-        fn check<T: Real>(pts: &[Point3<f64>], dir: &Vector3<f64>) {
-            let p: Vec<Point3<T>> = pts.iter().map(|p| p.map(lit)).collect();
-            let d = dir.map(lit::<T>);
-            assert_eq!(
-                brute_force(&p, &d),
-                first_largest(&p, &d),
-                "{pts:?} along {dir:?}"
-            );
-        }
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            f64::from(seed % 5) - 2.0
-        };
-        for n in 1..40 {
-            for _ in 0..50 {
-                let pts: Vec<Point3<f64>> = (0..n)
-                    .map(|_| Point3::new(next(), next(), next()))
-                    .collect();
-                let dir = Vector3::new(next(), next(), next());
-                check::<f64>(&pts, &dir);
-                check::<f32>(&pts, &dir);
-                #[cfg(feature = "fixed")]
-                check::<simba::scalar::FixedI40F24>(&pts, &dir);
-            }
-        }
     }
 }
