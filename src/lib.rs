@@ -11,6 +11,9 @@
 //!   separating plane beyond it, else the distance ([`query::Proximity`]).
 //! - [`query::contact`]: the signed distance: GJK's answer when apart, EPA's penetration
 //!   depth, normal and witnesses when the shapes overlap ([`epa`], docs/epa.md).
+//! - [`query::contact_within`]: the signed distance within a prediction distance, else a
+//!   proof that the shapes are farther apart ([`query::Predicted`]), as a physics engine
+//!   asks it: far pairs stop at the first separating plane.
 //! - [`query::manifold`]: contact manifolds of up to 4 points with feature ids, by
 //!   reference/incident clipping ([`clip`], docs/clipping.md).
 //! - Pairs of balls, boxes and capsules take closed forms and separating-axis tests behind

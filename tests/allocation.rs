@@ -112,6 +112,7 @@ where
             let _ = query::contact(pa, &hull_a, pb, &hull_b, &tol).unwrap();
             let _ = query::contact(pa, &cube, pb, &cube, &tol).unwrap();
             let _ = query::contact(pa, &cap, pb, &ball, &tol).unwrap();
+            let _ = query::contact_within(pa, &hull_a, pb, &hull_b, lit(0.1), &tol).unwrap();
             let _ = query::contact_with_workspace(pa, &hull_b, pb, &cube, &tol, &mut ws).unwrap();
             let _ = query::distance_with_cache(pa, &hull_a, pb, &cap, &tol, &mut cache).unwrap();
             let _ = query::intersects_with_cache(pa, &hull_a, pb, &cap, &tol, &mut cache).unwrap();

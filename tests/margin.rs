@@ -11,7 +11,7 @@ mod corpus;
 
 #[cfg(feature = "fixed")]
 use common::f;
-use common::{Rng, p, random_pose};
+use common::{Rng, random_pose};
 use convex_proximity::{
     Dim, Distance, QueryError, Real, Tolerances,
     gjk::Cache,
@@ -20,7 +20,7 @@ use convex_proximity::{
     shape::Polytope,
 };
 use corpus::{Case, FromMatrix, Scalar};
-use nalgebra::{Const, Isometry, Point, SVector, UnitComplex, UnitQuaternion};
+use nalgebra::{Const, Isometry, UnitComplex, UnitQuaternion};
 
 const DATA: &str = include_str!("data/hard_cases.jsonl");
 
@@ -135,16 +135,6 @@ fn hard_cases_2d_fixed() {
     hard_cases::<common::Fx, UnitComplex<common::Fx>, 2>(Scalar::Fixed);
 }
 
-/// A random hull of `n` points on a sphere of radius `r`.
-fn hull<T: Real, const D: usize>(rng: &mut Rng, n: usize, r: f64) -> Polytope<T, D> {
-    let pts: Vec<Point<T, D>> = rng
-        .sphere_points::<D>(n, SVector::zeros(), r)
-        .iter()
-        .map(p::<T, D>)
-        .collect();
-    Polytope::try_new(pts).unwrap()
-}
-
 /// Random hull pairs (the GJK path): consistent with `distance` at every margin, warm
 /// started too; far pairs (distance above twice the margin) take fewer iterations.
 fn random_pairs_and_early_exit<T: Real, const D: usize>()
@@ -154,7 +144,7 @@ where
     let tol = Tolerances::<T>::default();
     let mut rng = Rng(0x3a4 + D as u64);
     let shapes: Vec<Polytope<T, D>> = (0..4)
-        .map(|k| hull(&mut rng, 12 + 8 * k, 0.5 + 0.2 * k as f64))
+        .map(|k| common::sphere_hull(&mut rng, 12 + 8 * k, 0.5 + 0.2 * k as f64))
         .collect();
     let n = if cfg!(debug_assertions) { 60 } else { 3000 };
     let (mut far_within, mut far_distance, mut far_pairs) = (0u64, 0u64, 0u64);

@@ -149,6 +149,10 @@ where
         round_trip(&query::distance_within(&pose_a, &a, &far, &b, l(margin), &tol).unwrap());
     }
     round_trip(&query::distance_within(&pose_a, &a, &near, &b, l(0.1), &tol).unwrap());
+    for (pose_b, prediction) in [(&far, 0.1), (&far, 10.0), (&near, 0.1)] {
+        let r = query::contact_within(&pose_a, &a, pose_b, &b, l(prediction), &tol).unwrap();
+        round_trip(&r);
+    }
     let (on_top, _) = {
         let mut t = SVector::<f64, D>::zeros();
         t[D - 1] = 1.95;

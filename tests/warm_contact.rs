@@ -12,18 +12,9 @@ use convex_proximity::{
     gjk::Cache,
     lit,
     query::{self, Contact},
-    shape::{Polytope, Rounded},
+    shape::Rounded,
 };
-use nalgebra::{Const, Point, SVector};
-
-fn hull<T: Real, const D: usize>(rng: &mut Rng, n: usize, r: f64) -> Polytope<T, D> {
-    let pts: Vec<Point<T, D>> = rng
-        .sphere_points::<D>(n, SVector::zeros(), r)
-        .iter()
-        .map(p::<T, D>)
-        .collect();
-    Polytope::try_new(pts).unwrap()
-}
+use nalgebra::{Const, SVector};
 
 /// Warm and cold answers of one pair agree: separations within the accuracy, bounds
 /// overlapping (both contain the true separation).
@@ -49,8 +40,11 @@ where
 {
     let tol = Tolerances::<T>::default();
     let mut rng = Rng(0xc0a7 + D as u64);
-    let a = hull::<T, D>(&mut rng, 24, 1.0);
-    let b = Rounded::new(hull::<T, D>(&mut rng, 16, 0.6), lit::<T>(0.05));
+    let a = common::sphere_hull::<T, D>(&mut rng, 24, 1.0);
+    let b = Rounded::new(
+        common::sphere_hull::<T, D>(&mut rng, 16, 0.6),
+        lit::<T>(0.05),
+    );
     let steps = if cfg!(debug_assertions) { 40 } else { 400 };
     let (pa, _) = random_pose::<T, D>(&mut rng, 0.3);
     let dir: SVector<f64, D> = rng.unit();

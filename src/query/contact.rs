@@ -56,6 +56,26 @@ where
         self.contact_in(None, Some(cache))
     }
 
+    /// [`contact_within`] of this pair.
+    ///
+    /// # Errors
+    /// As [`contact_within`].
+    #[inline]
+    pub fn contact_within(&self, prediction: T) -> Result<Predicted<T, D>, QueryError> {
+        if !(prediction >= T::zero()) || !prediction.is_finite() {
+            return Err(QueryError::InvalidTolerance {
+                field: "prediction",
+            });
+        }
+        let prediction = crate::query::cap_margin(prediction);
+        if let Some(c) = self.closed_contact() {
+            return Ok(Predicted::of(c, prediction));
+        }
+        let beyond = prediction + pose_band(self.pose_a, self.pose_b, self.tol);
+        let c = self.contact_gjk(None, None, &mut (), Some(beyond))?;
+        Ok(Predicted::of(c, prediction))
+    }
+
     /// [`super::contact_traced`] of this pair.
     ///
     /// # Errors
@@ -64,7 +84,7 @@ where
         &self,
         trace: &mut O,
     ) -> Result<Contact<T, D>, QueryError> {
-        self.contact_gjk(None, None, trace)
+        self.contact_gjk(None, None, trace, None)
     }
 
     /// [`contact`] with EPA's memory from `workspace`, or from this thread's pool when
@@ -81,17 +101,19 @@ where
         {
             return Ok(c);
         }
-        self.contact_gjk(workspace, cache, &mut ())
+        self.contact_gjk(workspace, cache, &mut (), None)
     }
 
     /// [`Self::contact_in`] without the pair fast paths: GJK, then EPA if the cores
-    /// overlap, reporting to `obs`.
+    /// overlap, reporting to `obs`; GJK stopped at a separating plane once the shapes are
+    /// proven farther apart than `beyond` when given ([`contact_local`]).
     #[inline]
     fn contact_gjk<O: Observer<T, D>>(
         &self,
         workspace: Option<&mut Workspace<T, D>>,
         cache: Option<&mut Cache<T, D>>,
         obs: &mut O,
+        beyond: Option<T>,
     ) -> Result<Contact<T, D>, QueryError> {
         let Self {
             pose_a,
@@ -106,7 +128,7 @@ where
             a,
             b: &Placed::new(b, &rel.b_in_a),
         };
-        let c = contact_local(&cores, tol, workspace, cache, obs)?;
+        let c = contact_local(&cores, tol, workspace, cache, obs, beyond)?;
         let band = pose_band(pose_a, pose_b, tol);
         let frame_a = &rel.frame_a;
         Ok(Contact {
@@ -157,6 +179,89 @@ posed_query! {
         where Const<D>: ContactDim<T, D>, shapes: SupportMap;
 }
 
+posed_query! {
+    /// [`contact`] with a prediction distance, as a physics engine asks it: the shapes'
+    /// signed distance when it is at most `prediction` (touching and overlapping pairs
+    /// included), else a proof that they are farther apart. GJK stops at the first
+    /// separating plane beyond the prediction (plus the rounding), so a far pair costs only
+    /// the iterations that prove it ([`Predicted::Apart`]); every other pair gets
+    /// [`contact`]'s run and answer, bit for bit. Pairs with a closed form compute their
+    /// contact and compare it.
+    ///
+    /// # Errors
+    /// As [`contact`]; [`QueryError::InvalidTolerance`] (field `"prediction"`) for a
+    /// negative, NaN or infinite `prediction`.
+    ///
+    /// ```
+    /// use convex_proximity::{Tolerances, query::{self, Predicted}, shape::Cuboid};
+    /// use nalgebra::Isometry3;
+    /// let (cube, tol) = (Cuboid::new(nalgebra::Vector3::new(1.0f64, 1.0, 1.0)), Tolerances::default());
+    /// let near = Isometry3::translation(2.05, 0.0, 0.0); // 0.05 apart
+    /// let far = Isometry3::translation(5.0, 0.0, 0.0); // 3 apart
+    /// let id = Isometry3::identity();
+    /// match query::contact_within(&id, &cube, &near, &cube, 0.1, &tol).unwrap() {
+    ///     Predicted::Contact(c) => assert!((c.separation - 0.05).abs() < 1e-12),
+    ///     Predicted::Apart { .. } => unreachable!(),
+    /// }
+    /// let r = query::contact_within(&id, &cube, &far, &cube, 0.1, &tol).unwrap();
+    /// assert!(r.is_apart() && r.contact().is_none());
+    /// ```
+    pub fn contact_within(prediction: T, &tol) -> Predicted<T, D>
+        where Const<D>: ContactDim<T, D>, shapes: SupportMap;
+}
+
+/// The answer of [`contact_within`]: the contact, or the shapes proven farther apart than
+/// the prediction distance.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Predicted<T: Real, const D: usize> {
+    /// The distance is proven larger than the prediction: a separating plane, found as soon
+    /// as GJK's lower bound passed the prediction and the rounding band (or a closed form's
+    /// lower bound above it).
+    Apart {
+        /// A proven lower bound of the distance, at least the prediction (equal to it when
+        /// the strict test that proved the pair beyond it rounds to the prediction itself).
+        lower_bound: T,
+        /// GJK's iterations (1 for a pair with a closed form).
+        iterations: u32,
+    },
+    /// Within the prediction up to the bounds (apart, touching or overlapping): the signed
+    /// distance as [`contact`] computes it.
+    Contact(Contact<T, D>),
+}
+
+impl<T: Real, const D: usize> Predicted<T, D> {
+    /// Whether the shapes are proven farther apart than the prediction.
+    #[must_use]
+    pub fn is_apart(&self) -> bool {
+        matches!(self, Self::Apart { .. })
+    }
+
+    /// The contact when the pair is within the prediction.
+    #[must_use]
+    pub fn contact(&self) -> Option<&Contact<T, D>> {
+        match self {
+            Self::Apart { .. } => None,
+            Self::Contact(c) => Some(c),
+        }
+    }
+
+    /// A contact classified against the prediction: GJK stopped at a separating plane
+    /// beyond it, or a lower bound above it.
+    fn of(c: Contact<T, D>, prediction: T) -> Self {
+        if c.termination == Termination::SeparatingAxis || c.lower_bound > prediction {
+            // The exit's test is strict; subtracting the bands again can round an ulp
+            // below the prediction.
+            Self::Apart {
+                lower_bound: c.lower_bound.max(prediction),
+                iterations: c.iterations,
+            }
+        } else {
+            Self::Contact(c)
+        }
+    }
+}
+
 /// [`contact`] in A's frame (the cores' `pair`, B already placed there); GJK seeded from
 /// `cache` (its vertices re-derived from the current shapes) and its final simplex stored
 /// back on success. Algorithm:
@@ -166,12 +271,20 @@ posed_query! {
 /// 3. Cores touching to the rounding, proven without EPA ([`touching_contact`]).
 /// 4. Otherwise EPA's depth of the cores, plus the radii.
 /// 5. A capped answer's bounds are made to cover its witnesses.
+///
+/// With `beyond` (a distance between the shapes), GJK stops at the first separating plane
+/// that proves them farther apart (`Mode::Within`, as [`distance_within`]): step 2 then
+/// answers with termination [`Termination::SeparatingAxis`], its separation an estimate
+/// within the bounds. Otherwise the run is [`contact`]'s, step for step.
+///
+/// [`distance_within`]: super::distance_within
 pub(super) fn contact_local<T, const D: usize, P, O>(
     pair: &P,
     tol: &Tolerances<T>,
     workspace: Option<&mut Workspace<T, D>>,
     cache: Option<&mut Cache<T, D>>,
     obs: &mut O,
+    beyond: Option<T>,
 ) -> Result<Contact<T, D>, QueryError>
 where
     T: Real,
@@ -182,7 +295,8 @@ where
     let (ra, rb) = (pair.radius_a(), pair.radius_b());
     let margin = ra + rb;
     let mut simplex = cache.as_ref().map_or_else(Simplex::new, |c| c.seed());
-    let core = Run::on(*pair, tol, &mut simplex, Mode::Distance).observed(obs)?;
+    let mode = beyond.map_or(Mode::Distance, |m| Mode::Within { margin: margin + m });
+    let core = Run::on(*pair, tol, &mut simplex, mode).observed(obs)?;
     let mut c = if core.proves_apart(T::zero())
         && let Some(n) = normalize(&-core.dir)
     {

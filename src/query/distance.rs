@@ -8,7 +8,6 @@ use crate::{
     gjk::{self, Cache, Cores, Distance, Intersection, Simplex},
     pose::PoseRotation,
     shape::SupportMap,
-    tolerance::range,
     trace::Observer,
 };
 use nalgebra::Const;
@@ -210,9 +209,7 @@ where
     /// [`distance_within`] with an optional warm start. The pair fast paths answer first
     /// (as in [`distance`]); GJK's margin is widened by the poses' rounding band, which
     /// [`to_world`] then takes off the lower bound, so an early exit's bound stays above the
-    /// margin. Fixed-point caps the margin at [`range::MARGIN_EXTENTS`] times the range of
-    /// a coordinate (no two shapes in range are that far apart), so that adding the radii
-    /// cannot wrap.
+    /// margin. Fixed-point caps the margin ([`super::cap_margin`]).
     #[inline]
     fn within(
         &self,
@@ -223,12 +220,7 @@ where
         if !(margin >= T::zero()) || !margin.is_finite() {
             return Err(QueryError::InvalidTolerance { field: "margin" });
         }
-        let mut margin = margin;
-        if crate::real::is_fixed::<T>() {
-            let extents = range::MARGIN_EXTENTS;
-            let cap = crate::real::lit::<T>(extents * crate::input::fixed_extent_limit::<T>());
-            margin = margin.min(cap);
-        }
+        let margin = super::cap_margin(margin);
         if cache.is_none()
             && let Some(d) = self.closed_distance()
         {

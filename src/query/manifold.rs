@@ -112,7 +112,7 @@ where
                         a,
                         b: &Placed::new(b, &rel),
                     };
-                    contact_local(&cores, tol, Some(&mut workspace.epa), None, &mut ())?
+                    contact_local(&cores, tol, Some(&mut workspace.epa), None, &mut (), None)?
                 }
             };
             let extent = c.point_a.coords.amax().max(c.point_b.coords.amax());

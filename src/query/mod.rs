@@ -61,7 +61,9 @@ mod distance;
 mod manifold;
 mod touching;
 mod traced;
-pub use contact::{Contact, contact, contact_with_cache, contact_with_workspace};
+pub use contact::{
+    Contact, Predicted, contact, contact_with_cache, contact_with_workspace, contact_within,
+};
 pub use distance::{
     Proximity, distance, distance_with_cache, distance_within, distance_within_with_cache,
     intersection, intersection_with_cache, intersects, intersects_with_cache,
@@ -183,6 +185,21 @@ pub(crate) fn pose_band<T: Real, R: PoseRotation<T, D>, const D: usize>(
 ) -> T {
     use crate::real::amax;
     tol.gjk_touching * (amax(&pose_a.translation.vector) + amax(&pose_b.translation.vector))
+}
+
+/// A margin (or prediction distance) as the queries use it: fixed-point caps it at
+/// [`range::MARGIN_EXTENTS`](crate::tolerance::range::MARGIN_EXTENTS) times the range of a
+/// coordinate (no two shapes in range are that far apart), so that adding the radii cannot
+/// wrap; floats keep it.
+#[inline]
+pub(crate) fn cap_margin<T: Real>(margin: T) -> T {
+    if crate::real::is_fixed::<T>() {
+        let extents = crate::tolerance::range::MARGIN_EXTENTS;
+        let cap = crate::real::lit::<T>(extents * crate::input::fixed_extent_limit::<T>());
+        margin.min(cap)
+    } else {
+        margin
+    }
 }
 
 /// An answer computed in A's local frame, with that frame to map it to the world.

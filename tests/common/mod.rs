@@ -476,6 +476,20 @@ where
 {
 }
 
+/// The hull of `n` random points on a sphere of radius `r` about the origin, in `T`.
+pub fn sphere_hull<T: Real, const D: usize>(
+    rng: &mut Rng,
+    n: usize,
+    r: f64,
+) -> convex_proximity::shape::Polytope<T, D> {
+    let pts: Vec<Point<T, D>> = rng
+        .sphere_points::<D>(n, SVector::zeros(), r)
+        .iter()
+        .map(p::<T, D>)
+        .collect();
+    convex_proximity::shape::Polytope::try_new(pts).unwrap()
+}
+
 /// A pose in `T` and the same pose read back in f64 (so oracles see the rounded input).
 pub type Pose<T, const D: usize> = Isometry<T, nalgebra::Rotation<T, D>, D>;
 

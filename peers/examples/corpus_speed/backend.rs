@@ -4,22 +4,31 @@
 
 use crate::corpus::{Case, Scalar};
 
-/// The three timed queries.
+/// The timed queries. `ContactWithin` is ours `contact_within` at prediction 0 against
+/// parry's `contact` at prediction 0 (the same question: the contact, unless proven apart);
+/// `Contact` is ours `contact` (the signed distance, also of apart pairs) against the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Query {
     Distance,
     Intersects,
     Contact,
+    ContactWithin,
 }
 
 impl Query {
-    pub const ALL: [Self; 3] = [Self::Distance, Self::Intersects, Self::Contact];
+    pub const ALL: [Self; 4] = [
+        Self::Distance,
+        Self::Intersects,
+        Self::Contact,
+        Self::ContactWithin,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Self::Distance => "distance",
             Self::Intersects => "intersects",
             Self::Contact => "contact",
+            Self::ContactWithin => "contact_within",
         }
     }
 }
@@ -45,6 +54,8 @@ pub struct Answers {
     pub intersects: Result<bool, String>,
     pub distance: Result<f64, String>,
     pub contact: Result<Option<f64>, String>,
+    /// `contact_within` at prediction 0: `None` when proven apart (parry: its `contact`).
+    pub contact_within: Result<Option<f64>, String>,
 }
 
 /// One library's clear wrong answers on a backend (the corpus README's definitions, in the
@@ -85,12 +96,28 @@ impl Tally {
             ans.intersects.as_ref().err(),
             ans.distance.as_ref().err(),
             ans.contact.as_ref().err(),
+            ans.contact_within.as_ref().err(),
         ]
         .into_iter()
         .flatten()
         .collect();
         let nan = matches!(ans.distance, Ok(d) if !d.is_finite())
             || matches!(ans.contact, Ok(Some(s)) if !s.is_finite());
+        // `contact_within` must be `contact`'s answer, or apart where `contact` is apart.
+        let differ = match (&ans.contact, &ans.contact_within) {
+            (Ok(c), Ok(w)) => match (c, w) {
+                (Some(s), None) => !(*s > 0.0),
+                (c, w) => c != w,
+            },
+            _ => false,
+        };
+        if differ {
+            self.failures += 1;
+            self.example(format!(
+                "{}: contact_within {:?} against contact {:?}",
+                case.id, ans.contact_within, ans.contact
+            ));
+        }
         if !errors.is_empty() || nan {
             self.failures += 1;
             let why = errors
@@ -146,8 +173,8 @@ pub struct Timing {
     pub category: String,
     /// The shape kinds, `a-b` (e.g. `polytope-cuboid`).
     pub kinds: String,
-    pub ours: [Option<f64>; 3],
-    pub parry: [Option<f64>; 3],
+    pub ours: [Option<f64>; Query::ALL.len()],
+    pub parry: [Option<f64>; Query::ALL.len()],
 }
 
 /// Everything one backend measured.
@@ -264,6 +291,10 @@ macro_rules! backend {
                         contact: flat(guarded(|| {
                             query::contact(ia, a, ib, b, tol).map(|c| Some(f64::from(c.separation)))
                         })),
+                        contact_within: flat(guarded(|| {
+                            query::contact_within(ia, a, ib, b, 0.0, tol)
+                                .map(|r| r.contact().map(|c| f64::from(c.separation)))
+                        })),
                     }
                 }
             }
@@ -273,6 +304,9 @@ macro_rules! backend {
                 (pa, pb): &(Pose, Pose),
             ) -> Answers {
                 let (sa, sb) = (&**sa, &**sb);
+                let contact = flat(guarded(|| {
+                    pq::contact(pa, sa, pb, sb, 0.0).map(|c| c.map(|c| f64::from(c.dist)))
+                }));
                 Answers {
                     intersects: flat(guarded(|| {
                         pq::intersection_test(pa, sa, pb, sb).map(|r| r.intersecting)
@@ -280,9 +314,8 @@ macro_rules! backend {
                     distance: flat(guarded(|| {
                         pq::distance(pa, sa, pb, sb).map(|d| f64::from(d.distance))
                     })),
-                    contact: flat(guarded(|| {
-                        pq::contact(pa, sa, pb, sb, 0.0).map(|c| c.map(|c| f64::from(c.dist)))
-                    })),
+                    contact_within: contact.clone(),
+                    contact,
                 }
             }
 
@@ -313,6 +346,10 @@ macro_rules! backend {
                         Query::Contact => measure(batches, reps, || {
                             black_box(query::contact(black_box(ia), a, black_box(ib), b, tol).ok());
                         }),
+                        Query::ContactWithin => measure(batches, reps, || {
+                            let (ia, ib) = (black_box(ia), black_box(ib));
+                            black_box(query::contact_within(ia, a, ib, b, 0.0, tol).ok());
+                        }),
                     }
                 }
             }
@@ -330,7 +367,7 @@ macro_rules! backend {
                     Query::Intersects => measure(batches, reps, || {
                         black_box(pq::intersection_test(black_box(pa), sa, black_box(pb), sb).ok());
                     }),
-                    Query::Contact => measure(batches, reps, || {
+                    Query::Contact | Query::ContactWithin => measure(batches, reps, || {
                         black_box(pq::contact(black_box(pa), sa, black_box(pb), sb, 0.0).ok());
                     }),
                 }
@@ -368,8 +405,8 @@ macro_rules! backend {
                         id: case.id.clone(),
                         category: case.category.clone(),
                         kinds: format!("{}-{}", case.a.kind(), case.b.kind()),
-                        ours: [None; 3],
-                        parry: [None; 3],
+                        ours: [None; Query::ALL.len()],
+                        parry: [None; Query::ALL.len()],
                     };
                     for &q in plan.queries {
                         let k = Query::ALL.iter().position(|x| *x == q).unwrap_or(0);

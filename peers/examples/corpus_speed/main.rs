@@ -9,7 +9,8 @@
 //!
 //! ```text
 //! cargo run --release -p convex-proximity-peers --example corpus_speed -- [--corpus DIR]
-//!     [--backend 3d-f64|2d-f64|3d-f32|2d-f32|all] [--query distance|intersects|contact|all]
+//!     [--backend 3d-f64|2d-f64|3d-f32|2d-f32|all]
+//!     [--query distance|intersects|contact|contact_within|all]
 //!     [--category C] [--kinds A-B] [--batches N] [--per-case FILE]
 //! # instruction counts: one library's calls only, no timing
 //! valgrind --tool=callgrind --toggle-collect='*corpus_calls*' target/release/examples/corpus_speed \
@@ -158,7 +159,7 @@ const OPTIONS: [(&str, bool); 10] = [
 ];
 
 const USAGE: &str = "usage: corpus_speed [--corpus DIR] [--backend 3d-f64|2d-f64|3d-f32|2d-f32|all] \
-[--query distance|intersects|contact|all] [--category C] [--kinds A-B] [--batches N] \
+[--query distance|intersects|contact|contact_within|all] [--category C] [--kinds A-B] [--batches N] \
 [--per-case FILE] [--callgrind ours|parry --reps N]";
 
 /// The timing table of one backend: per query and category, the cases timed, the median
