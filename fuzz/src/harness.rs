@@ -2,7 +2,8 @@
 //! the seeded stable sweep (`tests/fuzz_sweep.rs`): shapes, poses and tolerances built
 //! from raw bytes, every query run, and the library's promises asserted (docs/testing.md):
 //! no panic, no NaN or ∞ in an `Ok`, `lower ≤ upper`, the truth inside the bounds for
-//! small polytope pairs (brute-force f64 oracles), A↔B symmetry, manifold points on both
+//! small polytope pairs (brute-force f64 oracles), A↔B symmetry, `contact_within` against
+//! `contact` (the same answer, or apart with a bound it confirms), manifold points on both
 //! surfaces, never deeper than the contact and the deepest among them as deep as it.
 #![allow(dead_code, clippy::too_many_arguments, clippy::large_enum_variant)]
 
@@ -12,7 +13,8 @@ use convex_proximity::{
     clip::{Feature, FeatureMap, Vertex},
     epa::ContactDim,
     gjk::Cache,
-    lit, query,
+    lit,
+    query::{self, Predicted},
     shape::{
         Ball, Capsule, Cone, Cuboid, Cylinder, Hull, MinkowskiSum, PointShape, Polytope, Rounded,
         Segment, SupportMap, Transformed,
@@ -630,6 +632,27 @@ where
             "contact witnesses not separation·normal apart ({gap}): {c:?}\n{}",
             ctx()
         ));
+    }
+    // contact_within: contact's answer, or apart with a lower bound the contact confirms.
+    let two = lit::<T>(2.0);
+    for prediction in [T::zero(), c.separation, c.upper_bound * two] {
+        if !(prediction >= T::zero()) {
+            continue;
+        }
+        let r = query::contact_within(&pose_a, &a, &pose_b, &b, prediction, tol)
+            .map_err(|e| format!("contact_within at {prediction:?}: {e:?}\n{}", ctx()))?;
+        let wrong = match &r {
+            Predicted::Apart { lower_bound, .. } => {
+                !(*lower_bound >= prediction) || (fine && f(*lower_bound) > f(c.upper_bound) + acc)
+            }
+            Predicted::Contact(x) => format!("{x:?}") != format!("{c:?}"),
+        };
+        if wrong || (c.lower_bound > prediction && !r.is_apart()) {
+            return Err(format!(
+                "contact_within at {prediction:?}: {r:?} against contact {c:?}\n{}",
+                ctx()
+            ));
+        }
     }
     // Oracles for polytope pairs: the distance and the penetration depth by brute force.
     if fine
