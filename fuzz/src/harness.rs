@@ -636,14 +636,19 @@ where
     // contact_within: contact's answer, or apart with a lower bound the contact confirms.
     let two = lit::<T>(2.0);
     for prediction in [T::zero(), c.separation, c.upper_bound * two] {
-        if !(prediction >= T::zero()) {
-            continue;
+        if prediction < T::zero() {
+            continue; // (finite: the contact was checked above)
         }
         let r = query::contact_within(&pose_a, &a, &pose_b, &b, prediction, tol)
             .map_err(|e| format!("contact_within at {prediction:?}: {e:?}\n{}", ctx()))?;
         let wrong = match &r {
             Predicted::Apart { lower_bound, .. } => {
-                !(*lower_bound >= prediction) || (fine && f(*lower_bound) > f(c.upper_bound) + acc)
+                // Below the prediction, or NaN.
+                let below = !matches!(
+                    lower_bound.partial_cmp(&prediction),
+                    Some(core::cmp::Ordering::Greater | core::cmp::Ordering::Equal)
+                );
+                below || (fine && f(*lower_bound) > f(c.upper_bound) + acc)
             }
             Predicted::Contact(x) => format!("{x:?}") != format!("{c:?}"),
         };
