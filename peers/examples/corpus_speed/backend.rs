@@ -111,18 +111,17 @@ impl Tally {
             },
             _ => false,
         };
-        if differ {
+        // A case counts once, with its first reason.
+        if !errors.is_empty() || nan || differ {
             self.failures += 1;
-            self.example(format!(
-                "{}: contact_within {:?} against contact {:?}",
-                case.id, ans.contact_within, ans.contact
-            ));
-        }
-        if !errors.is_empty() || nan {
-            self.failures += 1;
-            let why = errors
-                .first()
-                .map_or("NaN or infinite output", |e| e.as_str());
+            let why = match errors.first() {
+                Some(e) => (*e).clone(),
+                None if nan => "NaN or infinite output".to_string(),
+                None => format!(
+                    "contact_within {:?} against contact {:?}",
+                    ans.contact_within, ans.contact
+                ),
+            };
             self.example(format!("{}: {why}", case.id));
         }
         let (sd, clear, tol) = (
