@@ -187,38 +187,7 @@ where
     assert!(far_within < far_contact, "{far_within} vs {far_contact}");
 }
 
-mod random_pairs_and_early_exit {
-    mod d2 {
-        #[test]
-        fn f32() {
-            super::super::random_pairs_and_early_exit::<f32, 2>()
-        }
-        #[test]
-        fn f64() {
-            super::super::random_pairs_and_early_exit::<f64, 2>()
-        }
-        #[cfg(feature = "fixed")]
-        #[test]
-        fn fixed() {
-            super::super::random_pairs_and_early_exit::<crate::common::Fx, 2>()
-        }
-    }
-    mod d3 {
-        #[test]
-        fn f32() {
-            super::super::random_pairs_and_early_exit::<f32, 3>()
-        }
-        #[test]
-        fn f64() {
-            super::super::random_pairs_and_early_exit::<f64, 3>()
-        }
-        #[cfg(feature = "fixed")]
-        #[test]
-        fn fixed() {
-            super::super::random_pairs_and_early_exit::<crate::common::Fx, 3>()
-        }
-    }
-}
+cases!(random_pairs_and_early_exit, [2 => d2, 3 => d3]);
 
 /// A negative, NaN or infinite prediction is an error; a huge one in fixed-point is no
 /// overflow (capped beyond any distance in range).

@@ -67,12 +67,11 @@ where
                 field: "prediction",
             });
         }
-        let prediction = crate::query::cap_margin(prediction);
+        let prediction = super::cap_margin(prediction);
         if let Some(c) = self.closed_contact() {
             return Ok(Predicted::of(c, prediction));
         }
-        let beyond = prediction + pose_band(self.pose_a, self.pose_b, self.tol);
-        let c = self.contact_gjk(None, None, &mut (), Some(beyond))?;
+        let c = self.contact_gjk(None, None, &mut (), Some(prediction))?;
         Ok(Predicted::of(c, prediction))
     }
 
@@ -106,14 +105,15 @@ where
 
     /// [`Self::contact_in`] without the pair fast paths: GJK, then EPA if the cores
     /// overlap, reporting to `obs`; GJK stopped at a separating plane once the shapes are
-    /// proven farther apart than `beyond` when given ([`contact_local`]).
+    /// proven farther apart than `prediction` when given (widened by the poses' rounding
+    /// band, which the world-frame bounds then take off: [`contact_local`]).
     #[inline]
     fn contact_gjk<O: Observer<T, D>>(
         &self,
         workspace: Option<&mut Workspace<T, D>>,
         cache: Option<&mut Cache<T, D>>,
         obs: &mut O,
-        beyond: Option<T>,
+        prediction: Option<T>,
     ) -> Result<Contact<T, D>, QueryError> {
         let Self {
             pose_a,
@@ -128,8 +128,9 @@ where
             a,
             b: &Placed::new(b, &rel.b_in_a),
         };
-        let c = contact_local(&cores, tol, workspace, cache, obs, beyond)?;
         let band = pose_band(pose_a, pose_b, tol);
+        let beyond = prediction.map(|p| p + band);
+        let c = contact_local(&cores, tol, workspace, cache, obs, beyond)?;
         let frame_a = &rel.frame_a;
         Ok(Contact {
             lower_bound: c.lower_bound - band,
@@ -249,15 +250,12 @@ impl<T: Real, const D: usize> Predicted<T, D> {
     /// A contact classified against the prediction: GJK stopped at a separating plane
     /// beyond it, or a lower bound above it.
     fn of(c: Contact<T, D>, prediction: T) -> Self {
-        if c.termination == Termination::SeparatingAxis || c.lower_bound > prediction {
-            // The exit's test is strict; subtracting the bands again can round an ulp
-            // below the prediction.
-            Self::Apart {
-                lower_bound: c.lower_bound.max(prediction),
+        match super::proven_beyond(c.termination, c.lower_bound, prediction) {
+            Some(lower_bound) => Self::Apart {
+                lower_bound,
                 iterations: c.iterations,
-            }
-        } else {
-            Self::Contact(c)
+            },
+            None => Self::Contact(c),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! methods for shapes with support maps, any dimension.
 
 use crate::{
-    QueryError, Real, Termination,
+    QueryError, Real,
     dim::Dim,
     gjk::{self, Cache, Cores, Distance, Intersection, Simplex},
     pose::PoseRotation,
@@ -389,11 +389,9 @@ impl<T: Real, const D: usize> Proximity<T, D> {
     /// A distance classified against the margin: GJK stopped at a separating axis beyond
     /// it (its early exit), or a converged lower bound above it.
     fn of(d: Distance<T, D>, margin: T) -> Self {
-        if d.termination == Termination::SeparatingAxis || d.lower_bound > margin {
-            // The exit's test `μ > margin + bands` is strict; subtracting the bands again
-            // can round an ulp below the margin.
+        if let Some(lower_bound) = super::proven_beyond(d.termination, d.lower_bound, margin) {
             Self::Disjoint {
-                lower_bound: d.lower_bound.max(margin),
+                lower_bound,
                 iterations: d.iterations,
             }
         } else if d.normal.is_none() {

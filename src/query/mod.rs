@@ -202,6 +202,17 @@ pub(crate) fn cap_margin<T: Real>(margin: T) -> T {
     }
 }
 
+/// The proven lower bound of an answer classified against a margin: `Some` when GJK stopped
+/// at a separating plane beyond the margin (its early exit, `Within`) or the lower bound is
+/// above it; clamped to the margin (the exit's test `μ > margin + bands` is strict;
+/// subtracting the bands again can round an ulp below it). [`Proximity`] and
+/// [`Predicted`] are both classified by it.
+#[inline]
+fn proven_beyond<T: Real>(termination: crate::Termination, lower_bound: T, margin: T) -> Option<T> {
+    (termination == crate::Termination::SeparatingAxis || lower_bound > margin)
+        .then(|| lower_bound.max(margin))
+}
+
 /// An answer computed in A's local frame, with that frame to map it to the world.
 struct InFrameA<T: Real, const D: usize, O> {
     /// A's frame: local to world.
