@@ -61,9 +61,11 @@ pub enum QueryError {
     /// overflows, or, in fixed-point, shapes, pose translations or `A − B` coordinates
     /// beyond the ranges of docs/tolerances.md.
     OutOfRange,
-    /// A tolerance is NaN, negative, or out of its documented range.
+    /// A tolerance is NaN, negative, or out of its documented range: a
+    /// [`crate::Tolerances`] setter's value (`with_gjk_rel`, …; queries then never see
+    /// it), or a query's own parameter (`margin`, `prediction`).
     InvalidTolerance {
-        /// The field of [`crate::Tolerances`] at fault.
+        /// The field of [`crate::Tolerances`] or the parameter at fault.
         field: &'static str,
     },
     /// A cast's input is NaN, infinite or out of range: a ray, a velocity, a motion or a

@@ -4,92 +4,38 @@ use crate::{QueryError, Real, real::lit};
 
 /// Every threshold of every query, with defaults derived from the scalar's own epsilon
 /// (`T::default_epsilon()`: one ulp of 1 for floats, one ulp for fixed-point), so `f32`,
-/// `f64` and fixed-point each get sensible values. Override any field per call.
+/// `f64` and fixed-point each get sensible values. Each threshold is read by the method
+/// named after it and set by its `with_` method, which checks the documented range: a
+/// `Tolerances` value is valid by construction (and by deserialisation), so queries do not
+/// check it again (docs/tolerances.md).
 ///
 /// ```
-/// use convex_proximity::Tolerances;
+/// use convex_proximity::{QueryError, Tolerances};
 /// let t = Tolerances::<f64>::default();
-/// assert!(t.gjk_rel > 0.0 && t.gjk_rel < 1e-12);
-/// let loose = Tolerances { gjk_rel: 1e-6, ..Tolerances::<f64>::default() };
-/// assert!(loose.validate().is_ok());
+/// assert!(t.gjk_rel() > 0.0 && t.gjk_rel() < 1e-12);
+/// let loose = t.with_gjk_rel(1e-6)?.with_epa_rel(1e-6)?;
+/// assert_eq!(loose.gjk_rel(), 1e-6);
+/// assert_eq!(
+///     t.with_gjk_rel(f64::NAN),
+///     Err(QueryError::InvalidTolerance { field: "gjk_rel" })
+/// );
+/// # Ok::<(), QueryError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerances<T> {
-    /// GJK's relative gap ε_rel (unitless). Distance stops when
-    /// `‖v‖ − μ ≤ ε_rel · ‖v‖`, where `‖v‖` is the upper and `μ` the lower bound of the
-    /// distance: the reported distance is then within `ε_rel · distance` of the true one.
-    /// Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24: 7.6e-6).
-    /// Smaller costs iterations on curved shapes; polytopes usually stop earlier, on a
-    /// repeated support point. Range `[0, 1)`.
-    pub gjk_rel: T,
-    /// The rounding of the arithmetic, per unit of the coordinates involved (unitless): a
-    /// distance or a gap below `gjk_touching · M + gjk_resolution`, `M` being the largest
-    /// coordinate of any support point of the run (in A's frame), is rounding. GJK then
-    /// stops `Touching` (distance 0, the `upper_bound` still saying how far apart the
-    /// witnesses are), and a lower bound proves separation only beyond it. `M` includes
-    /// the shapes' centres, so it covers the translation that placed B. Default `8 ε`
-    /// (f64: 1.8e-15, f32: 9.5e-7, FixedI40F24: 4.8e-7): the rounding of composing two
-    /// poses, placing a support point by the result and a few dot products
-    /// (docs/tolerances.md). Larger values make pairs closer than the band "touching".
-    /// Range `[0, 1)`.
-    pub gjk_touching: T,
-    /// The absolute resolution added to the band (a length). Default 0 for floats; 16 ulps
-    /// for fixed-point (FixedI40F24: 9.5e-7), whose products round to an absolute ulp.
-    /// Range `[0, ∞)`.
-    pub gjk_resolution: T,
-    /// Which closest-point subalgorithm GJK uses (docs/gjk.md §2). Default
-    /// [`Subalgorithm::Auto`].
-    pub gjk_subalgorithm: Subalgorithm,
-    /// When GJK stops (docs/gjk.md §6: each criterion with the bound it proves). Default
-    /// [`Criterion::RelativeGap`], the stop `gjk_rel` describes.
-    pub gjk_criterion: Criterion,
-    /// GJK's absolute threshold ε_abs (a length), read by [`Criterion::AbsoluteGap`]
-    /// (`‖v‖ − μ ≤ ε_abs`: the distance within ε_abs) and [`Criterion::AbsoluteDualityGap`]
-    /// (`g ≤ ε_abs²`: the closest point within ε_abs). Default `8 ε` (f64: 1.8e-15, f32:
-    /// 9.5e-7, FixedI40F24: 4.8e-7), the touching band per unit coordinate: at unit scale
-    /// the criterion then stops at the rounding. A threshold below the rounding band is
-    /// the band: no criterion claims more than the arithmetic. Range `[0, ∞)`.
-    pub gjk_abs: T,
-    /// GJK's search direction (docs/gjk.md §7). Default [`Acceleration::None`]: the
-    /// current closest point `v`, van den Bergen's GJK.
-    pub gjk_acceleration: Acceleration,
-    /// The accuracy `κ` a momentum step of [`Tolerances::gjk_acceleration`] must keep
-    /// (unitless; docs/gjk.md §7): its descent along `v`, `q = ‖v‖ − v̂·w`, at least `κ`
-    /// times the gap its own plane certifies, `g_d = ‖v‖ − d̂·w`, or the momentum is
-    /// switched off for the rest of the run. Every kept step then has
-    /// `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence proof
-    /// needs, weakened by `κ`; a direction lagging behind `v` fails it (without the test
-    /// far ellipsoids converged sublinearly, capped at 128 iterations where plain GJK
-    /// takes 16: docs/experiments.md §3.1). Larger costs momentum steps near contact,
-    /// smaller leaves far pairs slower. Read, and checked by [`Tolerances::validate`],
-    /// only when `gjk_acceleration` is not [`Acceleration::None`]. Default 1/4. Range
-    /// `[0, 1]`.
-    pub gjk_momentum_accuracy: T,
-    /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
-    /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
-    pub gjk_max_iterations: u32,
-    /// EPA's relative gap (unitless). Penetration stops when the depth's bounds meet:
-    /// `upper − lower ≤ epa_rel · upper + gjk_touching · scale`, where `lower` is the
-    /// expanding polytope's distance to the origin and `upper` the smallest support value
-    /// seen. Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24: 7.6e-6); polytopes
-    /// usually stop earlier on a repeated support point. Range `[0, 1)`.
-    pub epa_rel: T,
-    /// EPA's cap on support evaluations. A run that reaches it returns the best face with
-    /// its bounds and [`crate::Termination::MaxIterations`]. Default 1024: deep contacts of
-    /// large, nearly round hulls (2000-vertex spheres) need several hundred to converge;
-    /// boxes need about 10. At least 1.
-    pub epa_max_iterations: u32,
-    /// Manifolds: B's face takes the reference role from A's only when its normal is better
-    /// aligned with the contact normal by more than this (a difference of cosines), so
-    /// nearly parallel faces keep their roles from frame to frame (Box2D's relative
-    /// tolerance; docs/clipping.md §2). It changes which points are made, not how
-    /// exact they are. Default 1/256. Range `[0, 1)`.
-    pub manifold_reference_bias: T,
-    /// Manifolds: a face is a reference only if the cosine between its normal and the
-    /// contact normal is at least this (the projection along the contact normal divides by
-    /// it); otherwise the manifold is the single contact point. Default 1/2 (60°). Range
-    /// `(0, 1]`.
-    pub manifold_min_alignment: T,
+    pub(crate) gjk_rel: T,
+    pub(crate) gjk_touching: T,
+    pub(crate) gjk_resolution: T,
+    pub(crate) gjk_subalgorithm: Subalgorithm,
+    pub(crate) gjk_criterion: Criterion,
+    pub(crate) gjk_abs: T,
+    pub(crate) gjk_acceleration: Acceleration,
+    pub(crate) gjk_momentum_accuracy: T,
+    pub(crate) gjk_max_iterations: u32,
+    pub(crate) epa_rel: T,
+    pub(crate) epa_max_iterations: u32,
+    pub(crate) manifold_reference_bias: T,
+    pub(crate) manifold_min_alignment: T,
 }
 
 impl<T: Real> Default for Tolerances<T> {
@@ -120,94 +66,159 @@ impl<T: Real> Default for Tolerances<T> {
     }
 }
 
-impl<T: Real> Tolerances<T> {
-    /// Checks every field against its documented range (the momentum's accuracy only with
-    /// momentum: it is read only then).
-    ///
-    /// # Errors
-    /// [`QueryError::InvalidTolerance`] naming the first field that is NaN, negative or
-    /// out of range.
-    #[inline]
-    pub fn validate(&self) -> Result<(), QueryError> {
-        // One short-circuit test on the hot path (every query runs it); the field to name
-        // is found only on failure.
-        let unit = |x: T| x >= T::zero() && x < T::one();
-        // Non-negative and finite in two comparisons: NaN fails the first, +∞ the second.
-        let length = |x: T| x >= T::zero() && T::max_value().is_none_or(|m| x <= m);
-        let a = self.manifold_min_alignment;
-        let ok = unit(self.gjk_rel)
-            && unit(self.gjk_touching)
-            && length(self.gjk_resolution)
-            && length(self.gjk_abs)
-            && (self.gjk_acceleration == Acceleration::None || self.momentum_accuracy_ok())
-            && self.gjk_max_iterations != 0
-            && unit(self.epa_rel)
-            && self.epa_max_iterations != 0
-            && unit(self.manifold_reference_bias)
-            && a > T::zero()
-            && a <= T::one();
-        if ok { Ok(()) } else { self.first_invalid() }
+/// The ranges of [`Tolerances`]' fields, one test each (NaN fails every test of a scalar).
+mod valid {
+    use crate::Real;
+
+    /// `[0, 1)`.
+    pub(super) fn unit<T: Real>(x: T) -> bool {
+        x >= T::zero() && x < T::one()
     }
 
-    /// Whether [`Tolerances::gjk_momentum_accuracy`] is in `[0, 1]`.
-    #[inline]
-    fn momentum_accuracy_ok(&self) -> bool {
-        let k = self.gjk_momentum_accuracy;
-        k >= T::zero() && k <= T::one()
+    /// `[0, 1]`.
+    pub(super) fn closed_unit<T: Real>(x: T) -> bool {
+        x >= T::zero() && x <= T::one()
     }
 
-    /// The first invalid field's error (the cold half of [`Tolerances::validate`]).
-    #[cold]
-    #[inline(never)]
-    fn first_invalid(&self) -> Result<(), QueryError> {
-        let unit = |x: T| x >= T::zero() && x < T::one();
-        if !unit(self.gjk_rel) {
-            return Err(QueryError::InvalidTolerance { field: "gjk_rel" });
-        }
-        if !unit(self.gjk_touching) {
-            return Err(QueryError::InvalidTolerance {
-                field: "gjk_touching",
-            });
-        }
-        if !(self.gjk_resolution >= T::zero()) || !crate::real::finite(self.gjk_resolution) {
-            return Err(QueryError::InvalidTolerance {
-                field: "gjk_resolution",
-            });
-        }
-        if !(self.gjk_abs >= T::zero()) || !crate::real::finite(self.gjk_abs) {
-            return Err(QueryError::InvalidTolerance { field: "gjk_abs" });
-        }
-        if self.gjk_acceleration != Acceleration::None && !self.momentum_accuracy_ok() {
-            return Err(QueryError::InvalidTolerance {
-                field: "gjk_momentum_accuracy",
-            });
-        }
-        if self.gjk_max_iterations == 0 {
-            return Err(QueryError::InvalidTolerance {
-                field: "gjk_max_iterations",
-            });
-        }
-        if !unit(self.epa_rel) {
-            return Err(QueryError::InvalidTolerance { field: "epa_rel" });
-        }
-        if self.epa_max_iterations == 0 {
-            return Err(QueryError::InvalidTolerance {
-                field: "epa_max_iterations",
-            });
-        }
-        if !unit(self.manifold_reference_bias) {
-            return Err(QueryError::InvalidTolerance {
-                field: "manifold_reference_bias",
-            });
-        }
-        let a = self.manifold_min_alignment;
-        if !(a > T::zero() && a <= T::one()) {
-            return Err(QueryError::InvalidTolerance {
-                field: "manifold_min_alignment",
-            });
-        }
-        Ok(())
+    /// `(0, 1]`.
+    pub(super) fn alignment<T: Real>(x: T) -> bool {
+        x > T::zero() && x <= T::one()
     }
+
+    /// A length: `[0, ∞)`, finite (NaN fails the first comparison, +∞ the second).
+    pub(super) fn length<T: Real>(x: T) -> bool {
+        x >= T::zero() && T::max_value().is_none_or(|m| x <= m)
+    }
+
+    /// An iteration cap: at least 1.
+    pub(super) fn at_least_one(n: u32) -> bool {
+        n != 0
+    }
+
+    /// A choice among an enum's variants: every one is valid.
+    pub(super) fn any<E>(_: E) -> bool {
+        true
+    }
+}
+
+/// For each field of [`Tolerances`]: its getter, carrying the field's documentation, and
+/// its `with_` setter, which checks the field's range ([`valid`]); and the check of every
+/// field, for values that did not come through the setters (deserialised ones).
+macro_rules! settings {
+    ($($(#[doc = $doc:literal])* $name:ident / $with:ident: $ty:ty, $range:ident;)*) => {
+        impl<T: Real> Tolerances<T> {
+            $(
+                $(#[doc = $doc])*
+                #[must_use]
+                #[inline]
+                pub fn $name(&self) -> $ty {
+                    self.$name
+                }
+
+                #[doc = concat!("These tolerances with [`Tolerances::", stringify!($name), "`] set to `value`.")]
+                ///
+                /// # Errors
+                /// [`QueryError::InvalidTolerance`] naming the field when `value` is out of
+                /// its range (NaN included); the tolerances are then unchanged.
+                pub fn $with(mut self, value: $ty) -> Result<Self, QueryError> {
+                    if !valid::$range(value) {
+                        return Err(QueryError::InvalidTolerance { field: stringify!($name) });
+                    }
+                    self.$name = value;
+                    Ok(self)
+                }
+            )*
+
+            /// The first field out of its range, as its setter would name it: the check of
+            /// a deserialised value (`serial`).
+            #[cfg(any(feature = "serde", test))]
+            pub(crate) fn check(&self) -> Result<(), QueryError> {
+                $(
+                    if !valid::$range(self.$name) {
+                        return Err(QueryError::InvalidTolerance { field: stringify!($name) });
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+settings! {
+    /// GJK's relative gap ε_rel (unitless). Distance stops when
+    /// `‖v‖ − μ ≤ ε_rel · ‖v‖`, where `‖v‖` is the upper and `μ` the lower bound of the
+    /// distance: the reported distance is then within `ε_rel · distance` of the true one.
+    /// Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24: 7.6e-6).
+    /// Smaller costs iterations on curved shapes; polytopes usually stop earlier, on a
+    /// repeated support point. Range `[0, 1)`.
+    gjk_rel / with_gjk_rel: T, unit;
+    /// The rounding of the arithmetic, per unit of the coordinates involved (unitless): a
+    /// distance or a gap below `gjk_touching · M + gjk_resolution`, `M` being the largest
+    /// coordinate of any support point of the run (in A's frame), is rounding. GJK then
+    /// stops `Touching` (distance 0, the `upper_bound` still saying how far apart the
+    /// witnesses are), and a lower bound proves separation only beyond it. `M` includes
+    /// the shapes' centres, so it covers the translation that placed B. Default `8 ε`
+    /// (f64: 1.8e-15, f32: 9.5e-7, FixedI40F24: 4.8e-7): the rounding of composing two
+    /// poses, placing a support point by the result and a few dot products
+    /// (docs/tolerances.md). Larger values make pairs closer than the band "touching".
+    /// Range `[0, 1)`.
+    gjk_touching / with_gjk_touching: T, unit;
+    /// The absolute resolution added to the band (a length). Default 0 for floats; 16 ulps
+    /// for fixed-point (FixedI40F24: 9.5e-7), whose products round to an absolute ulp.
+    /// Range `[0, ∞)`.
+    gjk_resolution / with_gjk_resolution: T, length;
+    /// Which closest-point subalgorithm GJK uses (docs/gjk.md §2). Default
+    /// [`Subalgorithm::Auto`].
+    gjk_subalgorithm / with_gjk_subalgorithm: Subalgorithm, any;
+    /// When GJK stops (docs/gjk.md §6: each criterion with the bound it proves). Default
+    /// [`Criterion::RelativeGap`], the stop `gjk_rel` describes.
+    gjk_criterion / with_gjk_criterion: Criterion, any;
+    /// GJK's absolute threshold ε_abs (a length), read by [`Criterion::AbsoluteGap`]
+    /// (`‖v‖ − μ ≤ ε_abs`: the distance within ε_abs) and [`Criterion::AbsoluteDualityGap`]
+    /// (`g ≤ ε_abs²`: the closest point within ε_abs). Default `8 ε` (f64: 1.8e-15, f32:
+    /// 9.5e-7, FixedI40F24: 4.8e-7), the touching band per unit coordinate: at unit scale
+    /// the criterion then stops at the rounding. A threshold below the rounding band is
+    /// the band: no criterion claims more than the arithmetic. Range `[0, ∞)`.
+    gjk_abs / with_gjk_abs: T, length;
+    /// GJK's search direction (docs/gjk.md §7). Default [`Acceleration::None`]: the
+    /// current closest point `v`, van den Bergen's GJK.
+    gjk_acceleration / with_gjk_acceleration: Acceleration, any;
+    /// The accuracy `κ` a momentum step of [`Tolerances::gjk_acceleration`] must keep
+    /// (unitless; docs/gjk.md §7): its descent along `v`, `q = ‖v‖ − v̂·w`, at least `κ`
+    /// times the gap its own plane certifies, `g_d = ‖v‖ − d̂·w`, or the momentum is
+    /// switched off for the rest of the run. Every kept step then has
+    /// `v·(v − w) ≥ κ (½‖v‖² − ½dist²)`, the decrease Frank–Wolfe's convergence proof
+    /// needs, weakened by `κ`; a direction lagging behind `v` fails it (without the test
+    /// far ellipsoids converged sublinearly, capped at 128 iterations where plain GJK
+    /// takes 16: docs/experiments.md §3.1). Larger costs momentum steps near contact,
+    /// smaller leaves far pairs slower. Read only when `gjk_acceleration` is not
+    /// [`Acceleration::None`]. Default 1/4. Range `[0, 1]`.
+    gjk_momentum_accuracy / with_gjk_momentum_accuracy: T, closed_unit;
+    /// GJK's iteration cap. A run that reaches it returns its best estimate and bounds with
+    /// [`crate::Termination::MaxIterations`]. Default 128; must be at least 1.
+    gjk_max_iterations / with_gjk_max_iterations: u32, at_least_one;
+    /// EPA's relative gap (unitless). Penetration stops when the depth's bounds meet:
+    /// `upper − lower ≤ epa_rel · upper + gjk_touching · scale`, where `lower` is the
+    /// expanding polytope's distance to the origin and `upper` the smallest support value
+    /// seen. Default `128 · ε` (f64: 2.8e-14, f32: 1.5e-5, FixedI40F24: 7.6e-6); polytopes
+    /// usually stop earlier on a repeated support point. Range `[0, 1)`.
+    epa_rel / with_epa_rel: T, unit;
+    /// EPA's cap on support evaluations. A run that reaches it returns the best face with
+    /// its bounds and [`crate::Termination::MaxIterations`]. Default 1024: deep contacts of
+    /// large, nearly round hulls (2000-vertex spheres) need several hundred to converge;
+    /// boxes need about 10. At least 1.
+    epa_max_iterations / with_epa_max_iterations: u32, at_least_one;
+    /// Manifolds: B's face takes the reference role from A's only when its normal is better
+    /// aligned with the contact normal by more than this (a difference of cosines), so
+    /// nearly parallel faces keep their roles from frame to frame (Box2D's relative
+    /// tolerance; docs/clipping.md §2). It changes which points are made, not how
+    /// exact they are. Default 1/256. Range `[0, 1)`.
+    manifold_reference_bias / with_manifold_reference_bias: T, unit;
+    /// Manifolds: a face is a reference only if the cosine between its normal and the
+    /// contact normal is at least this (the projection along the contact normal divides by
+    /// it); otherwise the manifold is the single contact point. Default 1/2 (60°). Range
+    /// `(0, 1]`.
+    manifold_min_alignment / with_manifold_min_alignment: T, alignment;
 }
 
 /// The closest-point subalgorithm of GJK's simplex (docs/gjk.md §2).
@@ -543,4 +554,108 @@ pub(crate) mod hull {
 #[inline]
 pub(crate) fn within_tilt<T: Real>(small: T, large: T) -> bool {
     small.abs() * lit::<T>(factor::FEATURE_TILT) <= large.abs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every setter against its range, at the range's ends and beyond, in one scalar; and
+    /// `check` (the deserialised path) naming the same field as the setter.
+    fn setters_keep_the_ranges<T: Real>() {
+        let t = Tolerances::<T>::default();
+        assert_eq!(t.check(), Ok(()));
+        let float = !crate::real::is_fixed::<T>();
+        // NaN and ∞ only where the scalar has them (a fixed-point division by 0 panics).
+        let (nan, inf) = if float {
+            (T::zero() / T::zero(), T::one() / T::zero())
+        } else {
+            (T::zero(), T::zero())
+        };
+        let bad = |r: Result<Tolerances<T>, QueryError>, field: &'static str| {
+            assert_eq!(r, Err(QueryError::InvalidTolerance { field }));
+        };
+        let (zero, one, tiny) = (T::zero(), T::one(), T::default_epsilon());
+        for (field, set) in [
+            ("gjk_rel", Tolerances::<T>::with_gjk_rel as fn(_, _) -> _),
+            ("gjk_touching", Tolerances::with_gjk_touching),
+            ("epa_rel", Tolerances::with_epa_rel),
+            (
+                "manifold_reference_bias",
+                Tolerances::with_manifold_reference_bias,
+            ),
+        ] {
+            assert!(
+                set(t, zero).is_ok() && set(t, one - tiny).is_ok(),
+                "{field}"
+            );
+            bad(set(t, one), field);
+            bad(set(t, -tiny), field);
+            if float {
+                bad(set(t, nan), field);
+            }
+        }
+        for (field, set) in [
+            (
+                "gjk_resolution",
+                Tolerances::<T>::with_gjk_resolution as fn(_, _) -> _,
+            ),
+            ("gjk_abs", Tolerances::with_gjk_abs),
+        ] {
+            assert!(set(t, zero).is_ok() && set(t, lit(1e3)).is_ok(), "{field}");
+            bad(set(t, -tiny), field);
+            if float {
+                bad(set(t, nan), field);
+                bad(set(t, inf), field);
+            }
+        }
+        assert!(t.with_gjk_momentum_accuracy(one).is_ok());
+        bad(
+            t.with_gjk_momentum_accuracy(one + tiny),
+            "gjk_momentum_accuracy",
+        );
+        assert!(t.with_manifold_min_alignment(one).is_ok());
+        bad(
+            t.with_manifold_min_alignment(zero),
+            "manifold_min_alignment",
+        );
+        bad(t.with_gjk_max_iterations(0), "gjk_max_iterations");
+        bad(t.with_epa_max_iterations(0), "epa_max_iterations");
+        assert_eq!(
+            t.with_epa_max_iterations(1).map(|t| t.epa_max_iterations()),
+            Ok(1)
+        );
+        let set = t
+            .with_gjk_acceleration(Acceleration::Polyak)
+            .map(|t| t.gjk_acceleration());
+        assert_eq!(set, Ok(Acceleration::Polyak));
+        // A value built around the setters (as deserialisation does) fails `check` with
+        // the setter's field name.
+        let raw = Tolerances {
+            manifold_min_alignment: zero,
+            ..t
+        };
+        assert_eq!(
+            raw.check(),
+            Err(QueryError::InvalidTolerance {
+                field: "manifold_min_alignment"
+            })
+        );
+    }
+
+    #[test]
+    fn setters_keep_the_ranges_f64() {
+        setters_keep_the_ranges::<f64>();
+    }
+
+    #[test]
+    fn setters_keep_the_ranges_f32() {
+        setters_keep_the_ranges::<f32>();
+    }
+
+    #[cfg(feature = "fixed")]
+    #[test]
+    fn setters_keep_the_ranges_fixed() {
+        setters_keep_the_ranges::<simba::scalar::FixedI40F24>();
+    }
 }

@@ -802,7 +802,7 @@ mod rays_missing_by_an_ulp {
 /// the closed forms read only part of them (a ball only the translation), yet a NaN
 /// radius, a negative half-extent, a non-unit or NaN rotation is an error, not an answer.
 #[test]
-fn cast_ray_checks_shape_pose_and_tolerances_before_the_closed_forms() {
+fn cast_ray_checks_shape_and_pose_before_the_closed_forms() {
     use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
     let ray = Ray::new(Point3::new(-3.0, 0.0, 0.0), Vector3::x());
     let t = Tolerances::default();
@@ -828,17 +828,28 @@ fn cast_ray_checks_shape_pose_and_tolerances_before_the_closed_forms() {
         Translation3::identity(),
         UnitQuaternion::new_unchecked(Quaternion::new(f64::NAN, 0.0, 0.0, 0.0)),
     );
-    // Invalid tolerances are an error on the closed forms too, though they read none.
-    let bad_tol = Tolerances {
-        gjk_rel: f64::NAN,
-        ..Tolerances::default()
-    };
+    // Invalid tolerances reach neither the closed forms nor the general path: their
+    // setters refuse them, naming the field, and leave the tolerances as they were.
+    assert_eq!(
+        t.with_gjk_rel(f64::NAN),
+        Err(QueryError::InvalidTolerance { field: "gjk_rel" })
+    );
+    assert_eq!(
+        t.with_gjk_max_iterations(0),
+        Err(QueryError::InvalidTolerance {
+            field: "gjk_max_iterations"
+        })
+    );
+    assert_eq!(t, Tolerances::default());
     let capsule = Capsule::new(Point3::origin(), Point3::new(0.0, 1.0, 0.0), 0.5);
-    for s in [&ball as &dyn SupportMap<f64, 3>, &cube, &capsule] {
-        assert!(matches!(
-            query::cast_ray(&id, s, &ray, 10.0, true, &bad_tol),
-            Err(QueryError::InvalidTolerance { .. })
-        ));
+    for s in [
+        &ball as &dyn SupportMap<f64, 3>,
+        &cube,
+        &capsule,
+        &opaque::<f64, 3, _>(ball),
+    ] {
+        let e = query::cast_ray(&id, s, &ray, 10.0, true, &t);
+        assert!(e.is_ok_and(|c| c.hit.is_some()), "{e:?}");
     }
     for s in [&ball as &dyn SupportMap<f64, 3>, &cube] {
         assert_eq!(
@@ -860,16 +871,6 @@ fn cast_ray_checks_shape_pose_and_tolerances_before_the_closed_forms() {
         .hit
         .unwrap();
     assert!((hit.toi - 3.0).abs() < 1e-12 && (hit.normal.unwrap().x + 1.0).abs() < 1e-12);
-    // The general path checks the tolerances it runs on.
-    let bad_tol = Tolerances {
-        gjk_max_iterations: 0,
-        ..t
-    };
-    let e = query::cast_ray(&id, &opaque(ball), &ray, 10.0, true, &bad_tol);
-    assert!(
-        matches!(e, Err(QueryError::InvalidTolerance { .. })),
-        "{e:?}"
-    );
     // Linear casts check both shapes.
     let still = LinearMotion::new(id, Vector3::zeros());
     let moving = LinearMotion::new(Isometry3::translation(3.0, 0.0, 0.0), -Vector3::x());
@@ -3463,9 +3464,10 @@ fn toi_steps_by_the_gap_along_their_own_normal<T: Real, const D: usize>()
 where
     Const<D>: AboutZ<T, D>,
 {
-    loose_casts_stay_safe::<T, D>(77, |rng| Tolerances {
-        gjk_rel: lit(rng.uniform(0.005, 0.05)),
-        ..tol::<T>()
+    loose_casts_stay_safe::<T, D>(77, |rng| {
+        tol::<T>()
+            .with_gjk_rel(lit(rng.uniform(0.005, 0.05)))
+            .unwrap()
     });
 }
 cases!(toi_steps_by_the_gap_along_their_own_normal, [2 => d2, 3 => d3]);
@@ -3479,10 +3481,7 @@ fn a_miss_needs_its_plane_beyond_the_margin<T: Real, const D: usize>()
 where
     Const<D>: AboutZ<T, D>,
 {
-    loose_casts_stay_safe::<T, D>(78, |_| Tolerances {
-        gjk_max_iterations: 1,
-        ..tol::<T>()
-    });
+    loose_casts_stay_safe::<T, D>(78, |_| tol::<T>().with_gjk_max_iterations(1).unwrap());
 }
 cases!(a_miss_needs_its_plane_beyond_the_margin, [2 => d2, 3 => d3]);
 
@@ -3542,10 +3541,7 @@ fn a_miss_needs_its_plane_beyond_the_margin_fuzz_case<T: Real>() {
         negative_toi: true,
         max_steps: 9,
     };
-    let capped = Tolerances {
-        gjk_max_iterations: 1,
-        ..tol::<T>()
-    };
+    let capped = tol::<T>().with_gjk_max_iterations(1).unwrap();
     let cast = query::time_of_impact(&ma, &a, &mb, &b, &options, &capped).unwrap();
     // At t = 0.0655 the shapes are 0.033 apart: no proven miss, nothing safe beyond it.
     assert!(

@@ -59,7 +59,9 @@ where
         let (a, b) = (Ball::new(lit::<T>(r)), Cuboid::new(v::<T, D>(&h)));
         let mut tol = tol::<T>();
         if i % 2 == 0 {
-            tol.gjk_max_iterations = 1 + (rng.next_u64() % 3) as u32;
+            tol = tol
+                .with_gjk_max_iterations(1 + (rng.next_u64() % 3) as u32)
+                .unwrap();
         }
         let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
         let centre = pb64.inverse_transform_point(&pa64.translation.vector.into());
@@ -113,10 +115,7 @@ fn epa_touching_answer_keeps_a_consistent_pair_reproduction<T: Real>() {
         lit::<T>(0.25340581368734266),
         lit(1.81923781185626),
     ));
-    let tol = Tolerances::<T> {
-        gjk_max_iterations: 2,
-        ..tol::<T>()
-    };
+    let tol = tol::<T>().with_gjk_max_iterations(2).unwrap();
     let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
     let acc = accuracy::<T>(4.0) * 4.0;
     assert!(witness_gap(&c) <= acc, "{c:?}");
@@ -185,10 +184,9 @@ where
             continue;
         };
         let b = Cuboid::new(v::<T, D>(&h));
-        let tol = Tolerances::<T> {
-            epa_max_iterations: 1 + (rng.next_u64() % 8) as u32,
-            ..tol::<T>()
-        };
+        let tol = tol::<T>()
+            .with_epa_max_iterations(1 + (rng.next_u64() % 8) as u32)
+            .unwrap();
         let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
         // The oracles on the inputs as `T` holds them.
         let wa: Vec<_> = a
@@ -1078,9 +1076,11 @@ where
         let ball = Ball::new(lit::<T>(rb));
         let (pa, pa64) = random_pose::<T, D>(&mut rng, 2.5);
         let (pb, pb64) = random_pose::<T, D>(&mut rng, 2.5);
-        let mut tol = tol::<T>();
-        tol.gjk_max_iterations = 1 + (rng.next_u64() % 3) as u32;
-        tol.epa_max_iterations = 1 + (rng.next_u64() % 6) as u32;
+        let tol = tol::<T>()
+            .with_gjk_max_iterations(1 + (rng.next_u64() % 3) as u32)
+            .unwrap()
+            .with_epa_max_iterations(1 + (rng.next_u64() % 6) as u32)
+            .unwrap();
         let in_a = |x: &Point<T, D>| pa64.inverse_transform_point(&pback(x)).coords;
         let in_b = |x: &Point<T, D>| pb64.inverse_transform_point(&pback(x)).coords;
         let sd_a = |x: &Point<T, D>| box_signed_distance(&h, &in_a(x)) - ra;
@@ -1842,8 +1842,11 @@ fn epa_weights_are_the_foots_on_the_face_the_walk_reached<T: Real>() {
             ),
         ),
     );
-    let mut tol = tol::<T>();
-    (tol.gjk_rel, tol.epa_rel) = (lit(2.842170943040401e-14), lit(2.842170943040401e-14));
+    let mut tol = tol::<T>()
+        .with_gjk_rel(lit(2.842170943040401e-14))
+        .unwrap()
+        .with_epa_rel(lit(2.842170943040401e-14))
+        .unwrap();
     if is_fixed::<T>() {
         tol = Tolerances::default(); // the sweep's value is below fixed-point's ulp
     }
@@ -1978,9 +1981,17 @@ fn epa_witnesses_come_from_the_edge_holding_the_projection_reproduction<T: Real>
         ],
         [-1.0523537041275655, -0.24875257495994507],
     );
-    let mut tol = tol::<T>();
-    (tol.gjk_rel, tol.epa_rel) = (lit(7.6e-6), lit(7.6e-6));
-    (tol.gjk_touching, tol.gjk_abs, tol.gjk_resolution) = (lit(5e-7), lit(5e-7), lit(9.5e-7));
+    let tol = tol::<T>()
+        .with_gjk_rel(lit(7.6e-6))
+        .unwrap()
+        .with_epa_rel(lit(7.6e-6))
+        .unwrap()
+        .with_gjk_touching(lit(5e-7))
+        .unwrap()
+        .with_gjk_abs(lit(5e-7))
+        .unwrap()
+        .with_gjk_resolution(lit(9.5e-7))
+        .unwrap();
     let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
     let slack = accuracy::<T>(1.0) + f(c.upper_bound - c.lower_bound).abs();
     assert!(witness_gap(&c) <= slack, "{}: {c:?}", witness_gap(&c));
@@ -2048,10 +2059,13 @@ fn rounded_cores_apart_at_a_loose_gap_cover_their_witnesses<T: Real>() {
         ],
         [1.0486305027847713, -1.142137788967727],
     );
-    let mut tol = tol::<T>();
-    tol.gjk_rel = lit(0.0059223);
-    tol.gjk_max_iterations = 59;
-    tol.manifold_min_alignment = lit(0.5890364);
+    let tol = tol::<T>()
+        .with_gjk_rel(lit(0.0059223))
+        .unwrap()
+        .with_gjk_max_iterations(59)
+        .unwrap()
+        .with_manifold_min_alignment(lit(0.5890364))
+        .unwrap();
     let c = query::contact(&pa, &a, &pb, &b, &tol).expect("valid input");
     // The truth (f64 at the default tolerances) within the bounds.
     let truth = -1.7476429096681603;

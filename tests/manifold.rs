@@ -1304,10 +1304,7 @@ fn manifold_tolerances_take_effect<T: Real>() {
     );
     let run = |t: &Tolerances<T>| query::manifold(&pc, &cube, &ps, &slab, lit(0.05), t).unwrap();
     let default = run(&tol());
-    let unbiased = run(&Tolerances {
-        manifold_reference_bias: T::zero(),
-        ..tol()
-    });
+    let unbiased = run(&tol().with_manifold_reference_bias(T::zero()).unwrap());
     // The cube's bottom face is 2·axis(y) + 0 = 2; the slab's top 2·1 + 1 = 3.
     assert!(
         default.points().iter().all(|p| p.id.a.get() == 2),

@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 use convex_proximity::{
-    Dim, QueryError, Real, ShapeError, Termination, Tolerances, lit, query,
+    Dim, QueryError, Real, ShapeError, Termination, lit, query,
     shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Polytope, Segment, SupportMap, Transformed},
 };
 use nalgebra::{
@@ -458,50 +458,27 @@ fn overflowing_coordinates_are_an_error() {
     assert_eq!(e, Err(QueryError::OutOfRange));
 }
 
-/// Out-of-range tolerances → `Err(InvalidTolerance)` naming the field.
+/// Out-of-range tolerances → `Err(InvalidTolerance)` naming the field, from the setter;
+/// the tolerances it was called on are unchanged, and a query runs on them.
 #[test]
 fn invalid_tolerances_are_an_error() {
     let b = unit_box::<f64, 3>();
-    for (t, field) in [
+    let t = tol::<f64>();
+    for (e, field) in [
+        (t.with_gjk_rel(f64::NAN), "gjk_rel"),
+        (t.with_gjk_touching(-1.0), "gjk_touching"),
+        (t.with_gjk_max_iterations(0), "gjk_max_iterations"),
         (
-            Tolerances {
-                gjk_rel: f64::NAN,
-                ..tol()
-            },
-            "gjk_rel",
-        ),
-        (
-            Tolerances {
-                gjk_touching: -1.0,
-                ..tol()
-            },
-            "gjk_touching",
-        ),
-        (
-            Tolerances {
-                gjk_max_iterations: 0,
-                ..tol()
-            },
-            "gjk_max_iterations",
-        ),
-        (
-            Tolerances {
-                manifold_reference_bias: 1.0,
-                ..tol()
-            },
+            t.with_manifold_reference_bias(1.0),
             "manifold_reference_bias",
         ),
-        (
-            Tolerances {
-                manifold_min_alignment: 0.0,
-                ..tol()
-            },
-            "manifold_min_alignment",
-        ),
+        (t.with_manifold_min_alignment(0.0), "manifold_min_alignment"),
     ] {
-        let e = query::distance(&Isometry3::identity(), &b, &Isometry3::identity(), &b, &t);
         assert_eq!(e, Err(QueryError::InvalidTolerance { field }));
     }
+    assert_eq!(t, tol());
+    let d = query::distance(&Isometry3::identity(), &b, &Isometry3::identity(), &b, &t);
+    assert!(d.is_ok(), "{d:?}");
 }
 
 /// An iteration cap is reported as such, with the best estimate and honest bounds.
@@ -510,10 +487,7 @@ fn capped_run_says_so() {
     let mut rng = Rng(25);
     let a = Polytope::try_new(rng.sphere_points::<3>(500, SVector::zeros(), 1.0)).unwrap();
     let b = Ball::new(0.5);
-    let capped = Tolerances {
-        gjk_max_iterations: 2,
-        ..tol()
-    };
+    let capped = tol().with_gjk_max_iterations(2).unwrap();
     let pb = Isometry3::translation(1.3, 1.1, 0.9);
     let d = query::distance(&Isometry3::identity(), &a, &pb, &b, &capped).unwrap();
     let full = query::distance(&Isometry3::identity(), &a, &pb, &b, &tol()).unwrap();

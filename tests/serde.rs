@@ -122,10 +122,9 @@ where
     Cuboid<T, D>: FeatureMap<T, D>,
 {
     let l = lit::<T>;
-    let tol = Tolerances::<T> {
-        gjk_subalgorithm: Subalgorithm::Johnson,
-        ..Tolerances::default()
-    };
+    let tol = Tolerances::<T>::default()
+        .with_gjk_subalgorithm(Subalgorithm::Johnson)
+        .unwrap();
     round_trip(&tol);
     round_trip(&Tolerances::<T>::default());
     let opts = CastOptions::<T> {
@@ -226,14 +225,10 @@ fn invalid_input_is_rejected() {
         "cylinders are 3D",
     );
     rejects::<Shape<f64, 3>>(r#"{"Capsule":{"a":[0,0,0],"b":[1,0,0]}}"#, "radius");
-    rejects::<Tolerances<f64>>(
-        &serde_json::to_string(&Tolerances::<f64> {
-            gjk_rel: 2.0,
-            ..Default::default()
-        })
-        .unwrap(),
-        "gjk_rel",
-    );
+    // A tolerance out of its range: its setter would refuse it, so it is written here.
+    let mut tol = serde_json::to_value(Tolerances::<f64>::default()).unwrap();
+    tol["gjk_rel"] = 2.0.into();
+    rejects::<Tolerances<f64>>(&tol.to_string(), "gjk_rel");
     rejects::<CastOptions<f64>>(
         &serde_json::to_string(&CastOptions::<f64> {
             max_steps: 0,

@@ -245,10 +245,9 @@ where
     let id = Pose::<T, D>::identity();
     for sub in [Subalgorithm::Auto, Subalgorithm::Johnson] {
         let johnson = D > 3 || sub == Subalgorithm::Johnson;
-        let tol = Tolerances::<T> {
-            gjk_subalgorithm: sub,
-            ..Tolerances::default()
-        };
+        let tol = Tolerances::<T>::default()
+            .with_gjk_subalgorithm(sub)
+            .unwrap();
         let mut trace = Trace::new();
         for (i, (a, b)) in pairs::<T, D>(10 + D as u64, 60).iter().enumerate() {
             let what = format!("distance #{i} ({sub:?})");

@@ -53,12 +53,13 @@ fn variants<T: Real>(abs: Option<f64>) -> Vec<Variant<T>> {
     for sub in [Subalgorithm::Auto, Subalgorithm::Johnson] {
         for crit in CRITERIA {
             for acc in ACCELERATIONS {
-                let base = Tolerances::<T> {
-                    gjk_subalgorithm: sub,
-                    gjk_criterion: crit,
-                    gjk_acceleration: acc,
-                    ..Tolerances::default()
-                };
+                let base = Tolerances::<T>::default()
+                    .with_gjk_subalgorithm(sub)
+                    .unwrap()
+                    .with_gjk_criterion(crit)
+                    .unwrap()
+                    .with_gjk_acceleration(acc)
+                    .unwrap();
                 out.push(Variant {
                     name: format!("{sub:?}/{crit:?}/{acc:?}"),
                     tol: base,
@@ -68,10 +69,7 @@ fn variants<T: Real>(abs: Option<f64>) -> Vec<Variant<T>> {
                 {
                     out.push(Variant {
                         name: format!("{sub:?}/{crit:?}/{acc:?}/abs {abs:e}"),
-                        tol: Tolerances {
-                            gjk_abs: lit(abs),
-                            ..base
-                        },
+                        tol: base.with_gjk_abs(lit(abs)).unwrap(),
                     });
                 }
             }
@@ -312,10 +310,7 @@ where
         let b = ellipsoid::<T, D>(&r, &aa, &(r * cb));
         for cap in [1, 2, 3, 5] {
             for var in variants::<T>(None) {
-                let tol = Tolerances {
-                    gjk_max_iterations: cap,
-                    ..var.tol
-                };
+                let tol = var.tol.with_gjk_max_iterations(cap).unwrap();
                 let d = gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
                 let what = format!("#{i} cap {cap} [{}]: {d:?}", var.name);
                 assert!(d.iterations <= cap, "{what}");
@@ -367,16 +362,13 @@ where
     };
     let mut bad = Vec::new();
     for sub in [Subalgorithm::Auto, Subalgorithm::Johnson] {
-        let plain = findings(&Tolerances {
-            gjk_subalgorithm: sub,
-            ..Tolerances::default()
-        });
+        let plain = findings(&Tolerances::default().with_gjk_subalgorithm(sub).unwrap());
         if sub == Subalgorithm::Auto {
             bad.extend(plain.iter().map(|(k, d)| format!("{k} [default]: {d}")));
         }
         for var in variants::<T>(None)
             .into_iter()
-            .filter(|v| v.tol.gjk_subalgorithm == sub)
+            .filter(|v| v.tol.gjk_subalgorithm() == sub)
         {
             for (key, detail) in findings(&var.tol) {
                 let undecided = detail.starts_with("intersects true")
@@ -430,10 +422,9 @@ fn ellipsoid_iterations<T: Real, const D: usize>(acc: Acceleration) -> u64
 where
     Const<D>: Dim,
 {
-    let tol = Tolerances::<T> {
-        gjk_acceleration: acc,
-        ..Tolerances::default()
-    };
+    let tol = Tolerances::<T>::default()
+        .with_gjk_acceleration(acc)
+        .unwrap();
     ellipsoid_run::<T, D>(&tol).0
 }
 
@@ -470,7 +461,7 @@ where
         let b = ellipsoid::<T, D>(&rb, &ab, &(dir * hi));
         let plain = gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
         let d = gjk::distance(&a, &b, var, &mut gjk::Simplex::new()).unwrap();
-        let acc = var.gjk_acceleration;
+        let acc = var.gjk_acceleration();
         // Momentum never answers worse than its certificate: both runs' bounds contain
         // the truth, so they meet; a converged run's distance lies in the plain run's
         // bounds (up to the rounding band), a capped one's says so (`MaxIterations`).
@@ -602,10 +593,9 @@ where
         };
         pairs += 1;
         for acc in MOMENTA {
-            let tol = Tolerances::<T> {
-                gjk_acceleration: acc,
-                ..Tolerances::default()
-            };
+            let tol = Tolerances::<T>::default()
+                .with_gjk_acceleration(acc)
+                .unwrap();
             let d = gjk::distance(&a, &b, &tol, &mut gjk::Simplex::new()).unwrap();
             let what = format!("#{i} {acc:?}: {d:?}");
             assert!(
@@ -646,10 +636,9 @@ where
     }
     assert!(pairs.len() >= 36, "only {} far pairs", pairs.len());
     let run = |acc: Acceleration| {
-        let tol = Tolerances::<T> {
-            gjk_acceleration: acc,
-            ..Tolerances::default()
-        };
+        let tol = Tolerances::<T>::default()
+            .with_gjk_acceleration(acc)
+            .unwrap();
         let mut total = 0u32;
         for (i, (a, b, truth)) in pairs.iter().enumerate() {
             let d = gjk::distance(a, b, &tol, &mut gjk::Simplex::new()).unwrap();
@@ -692,11 +681,11 @@ cases!(lagging_momentum_switches_off_far_apart, [2 => d2, 3 => d3]);
 fn corpus_iterations() {
     for crit in CRITERIA {
         for acc in ACCELERATIONS {
-            let tol = Tolerances::<f64> {
-                gjk_criterion: crit,
-                gjk_acceleration: acc,
-                ..Tolerances::default()
-            };
+            let tol = Tolerances::<f64>::default()
+                .with_gjk_criterion(crit)
+                .unwrap()
+                .with_gjk_acceleration(acc)
+                .unwrap();
             let (total, capped) = ellipsoid_run::<f64, 3>(&tol);
             println!(
                 "3D ellipsoids near contact {crit:?}/{acc:?}: {total} iterations over 50 pairs, {capped} capped"
@@ -708,12 +697,13 @@ fn corpus_iterations() {
         let cases = corpus::load(&dir, dim).expect("the development corpus");
         for crit in CRITERIA {
             for acc in ACCELERATIONS {
-                let tol = Tolerances::<f64> {
-                    gjk_subalgorithm: Subalgorithm::SignedVolumes,
-                    gjk_criterion: crit,
-                    gjk_acceleration: acc,
-                    ..Tolerances::default()
-                };
+                let tol = Tolerances::<f64>::default()
+                    .with_gjk_subalgorithm(Subalgorithm::SignedVolumes)
+                    .unwrap()
+                    .with_gjk_criterion(crit)
+                    .unwrap()
+                    .with_gjk_acceleration(acc)
+                    .unwrap();
                 let (total, capped, n) = if dim == 3 {
                     iterations::<UnitQuaternion<f64>, 3>(&cases, &tol)
                 } else {

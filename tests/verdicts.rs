@@ -437,14 +437,10 @@ where
     Const<D>: ContactDim<T, D>,
 {
     let loose = [
-        Tolerances::<T> {
-            gjk_max_iterations: 1,
-            ..Tolerances::default()
-        },
-        Tolerances::<T> {
-            gjk_rel: lit(0.9),
-            ..Tolerances::default()
-        },
+        Tolerances::<T>::default()
+            .with_gjk_max_iterations(1)
+            .unwrap(),
+        Tolerances::<T>::default().with_gjk_rel(lit(0.9)).unwrap(),
     ];
     let ball = Ball::new(T::one());
     let cube = Cuboid::new(v::<T, D>(&SVector::repeat(1.0)));
@@ -493,10 +489,11 @@ fn johnson_direction_comes_from_the_projection<T: Real, const D: usize>()
 where
     Const<D>: ContactDim<T, D>,
 {
-    near_touching_polytopes::<T, D>(&Tolerances {
-        gjk_subalgorithm: Subalgorithm::Johnson,
-        ..Tolerances::default()
-    });
+    near_touching_polytopes::<T, D>(
+        &Tolerances::default()
+            .with_gjk_subalgorithm(Subalgorithm::Johnson)
+            .unwrap(),
+    );
 }
 cases!(johnson_direction_comes_from_the_projection, [2 => d2, 3 => d3]);
 
@@ -594,20 +591,19 @@ fn short_closest_points_are_certified_at_unit_size<T: Real, const D: usize>()
 where
     Const<D>: ContactDim<T, D>,
 {
-    let reference = Tolerances::<f64> {
-        gjk_rel: 0.0,
-        gjk_max_iterations: 100_000,
-        ..Tolerances::default()
-    };
+    let reference = Tolerances::<f64>::default()
+        .with_gjk_rel(0.0)
+        .unwrap()
+        .with_gjk_max_iterations(100_000)
+        .unwrap();
     let gap = 1e-4;
     let n = if cfg!(debug_assertions) { 30 } else { 100 };
     let id = Pose::<f64, D>::identity();
     let acc = accuracy::<T>(1.0);
     for sub in [Subalgorithm::Auto, Subalgorithm::Johnson] {
-        let tol = Tolerances::<T> {
-            gjk_subalgorithm: sub,
-            ..Tolerances::default()
-        };
+        let tol = Tolerances::<T>::default()
+            .with_gjk_subalgorithm(sub)
+            .unwrap();
         let mut rng = Rng(2022);
         for i in 0..n {
             // Each ellipsoid in T, and the same map read back in f64 for the reference.

@@ -27,15 +27,14 @@ impl Variant {
     /// The variant's tolerances in `T` (every other field the default).
     pub fn tolerances<T: Real>(&self) -> Tolerances<T> {
         let base = Tolerances::<T>::default();
-        Tolerances {
-            gjk_subalgorithm: self.sub,
-            gjk_criterion: self.crit,
-            gjk_acceleration: self.acc,
-            gjk_abs: self
-                .abs
-                .map_or(base.gjk_abs, |a| lit::<T>(a).max(base.gjk_abs)),
-            ..base
-        }
+        let abs = self
+            .abs
+            .map_or(base.gjk_abs(), |a| lit::<T>(a).max(base.gjk_abs()));
+        base.with_gjk_subalgorithm(self.sub)
+            .and_then(|t| t.with_gjk_criterion(self.crit))
+            .and_then(|t| t.with_gjk_acceleration(self.acc))
+            .and_then(|t| t.with_gjk_abs(abs))
+            .unwrap_or_else(|e| panic!("variant {}: {e}", self.name))
     }
 
     /// The resolution of the variant's verdicts (docs/gjk.md §6): the absolute criteria
@@ -44,7 +43,7 @@ impl Variant {
     pub fn resolution<T: Real>(&self) -> f64 {
         match self.crit {
             Criterion::AbsoluteGap | Criterion::AbsoluteDualityGap => {
-                f(self.tolerances::<T>().gjk_abs)
+                f(self.tolerances::<T>().gjk_abs())
             }
             _ => 0.0,
         }

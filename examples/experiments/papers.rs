@@ -77,11 +77,10 @@ impl Rng {
 
 /// The reference run's tolerances.
 fn reference() -> Tolerances<f64> {
-    Tolerances {
-        gjk_rel: 0.0,
-        gjk_max_iterations: 100_000,
-        ..Tolerances::default()
-    }
+    Tolerances::default()
+        .with_gjk_rel(0.0)
+        .and_then(|t| t.with_gjk_max_iterations(100_000))
+        .expect("a relative gap of 0 and a cap of 100 000 are in range")
 }
 
 /// A body's pose in `T` (the rotation through the type users hold).

@@ -3,6 +3,7 @@
 //! shapes, poses, motions, options and tolerances from raw bytes, some of them invalid on
 //! purpose. The promises asserted (docs/casts.md, docs/testing.md):
 //! - no panic; invalid input is an `Err`, valid input never is (fixed-point: but range);
+//!   an invalid tolerance is refused by its setter (`harness::tolerances`);
 //! - no NaN in an `Ok`; `0 ≤ toi ≤ max_toi`, `lower_bound ≤ toi ≤ upper_bound`;
 //! - "no contact before `safe_toi`" holds at sampled times: the distance query there
 //!   does not prove the shapes closer than the target (or than their start, for a start
@@ -116,14 +117,13 @@ where
     Const<D>: RotationDim<T, D> + ContactDim<T, D> + ContactDim<f64, D>,
 {
     let mut b = Bytes::new(data);
-    let (mut nice, mut valid) = (true, true);
+    let mut nice = true;
     let sa = Spec::<D>::read(&mut b, 1, &mut nice);
     let sb = Spec::<D>::read(&mut b, 1, &mut nice);
     let pa = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
     let pb = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
     let pa1 = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
-    let (tol, tol_valid) = tolerances::<T>(&mut b);
-    valid &= tol_valid;
+    let tol = tolerances::<T>(&mut b)?;
     let (a, bs) = match (sa.build::<T>(), sb.build::<T>()) {
         (Ok(a), Ok(bs)) => (a, bs),
         _ => return Ok(()), // a constructor refused: fine
@@ -150,7 +150,7 @@ where
         tol: &tol,
     };
     // The ray.
-    let (mut rv, mut rn) = (valid, nice);
+    let (mut rv, mut rn) = (true, nice);
     let origin = motion_vector::<D>(&mut b, 3.0, &mut rn, &mut rv);
     let dir = motion_vector::<D>(&mut b, 3.0, &mut rn, &mut rv);
     let max_toi = horizon::<T>(&mut b, &mut rv);
@@ -159,7 +159,7 @@ where
         case.ray(origin, dir, max_toi, solid, rv, rn)?;
     }
     // The linear cast.
-    let (mut lv, mut ln) = (valid, nice);
+    let (mut lv, mut ln) = (true, nice);
     let va = motion_vector::<D>(&mut b, 2.0, &mut ln, &mut lv);
     let vb = motion_vector::<D>(&mut b, 2.0, &mut ln, &mut lv);
     let opts = options::<T>(&mut b, &mut lv);
@@ -167,7 +167,7 @@ where
         case.linear(&va, &vb, &opts, lv, ln)?;
     }
     // Time of impact: A along the segment from `pa` to `pa1`, B at rest or moving.
-    let (mut tv, mut tn) = (valid, nice);
+    let (mut tv, mut tn) = (true, nice);
     let vb = motion_vector::<D>(&mut b, 1.0, &mut tn, &mut tv);
     let mut ov = tv;
     let opts = options::<T>(&mut b, &mut ov);
@@ -431,7 +431,7 @@ where
         }
         // A user's looser `gjk_rel` loosens every distance it stops at (the steps' and the
         // hit's) by that much of the distances.
-        let slack = self.slack(reach) + f(self.tol.gjk_rel) * (1.0 + target);
+        let slack = self.slack(reach) + f(self.tol.gjk_rel()) * (1.0 + target);
         let distance = |t: T| {
             let (pa, pb) = at(t);
             query::distance(&pa, self.a, &pb, self.b, self.tol).ok()

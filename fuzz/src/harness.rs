@@ -1,10 +1,11 @@
 //! The adversarial harness shared by the `cargo fuzz` targets (`fuzz/fuzz_targets/`) and
 //! the seeded stable sweep (`tests/fuzz_sweep.rs`): shapes, poses and tolerances built
 //! from raw bytes, every query run, and the library's promises asserted (docs/testing.md):
-//! no panic, no NaN or ∞ in an `Ok`, `lower ≤ upper`, the truth inside the bounds for
-//! small polytope pairs (brute-force f64 oracles), A↔B symmetry, `contact_within` against
-//! `contact` (the same answer, or apart with a bound it confirms), manifold points on both
-//! surfaces, never deeper than the contact and the deepest among them as deep as it.
+//! no panic, no NaN or ∞ in an `Ok`, a tolerance's setter refusing exactly the values out
+//! of its range, `lower ≤ upper`, the truth inside the bounds for small polytope pairs
+//! (brute-force f64 oracles), A↔B symmetry, `contact_within` against `contact` (the same
+//! answer, or apart with a bound it confirms), manifold points on both surfaces, never
+//! deeper than the contact and the deepest among them as deep as it.
 #![allow(dead_code, clippy::too_many_arguments, clippy::large_enum_variant)]
 
 use crate::common::{accuracy, back, f, pback, polytope_distance, sat_depth};
@@ -481,22 +482,136 @@ impl<const D: usize> PoseSpec<D> {
     }
 }
 
-/// Tolerances: the defaults, perturbed valid ones, or invalid ones (`Err` expected).
-pub fn tolerances<T: Real>(b: &mut Bytes<'_>) -> (Tolerances<T>, bool) {
-    let mut t = Tolerances::<T>::default();
+/// Tolerances: the defaults, perturbed ones, or the defaults after a setter refused an
+/// out-of-range value. Every value is drawn through its `with_` setter, which must accept
+/// it exactly when it is in the field's range, and otherwise refuse it naming the field
+/// and leave the tolerances as they were (`Err`: a setter broke that promise). What is
+/// returned is valid by construction: the queries must accept it.
+pub fn tolerances<T: Real>(b: &mut Bytes<'_>) -> Result<Tolerances<T>, String> {
+    let t = Tolerances::<T>::default();
     match b.u8() {
-        0..=199 => (t, true),
+        0..=199 => Ok(t),
         200..=239 => {
-            t.gjk_rel *= lit(b.range(1.0, 1e3));
-            t.gjk_max_iterations = 1 + u32::from(b.u8());
-            t.epa_max_iterations = 1 + u32::from(b.u8());
-            t.manifold_min_alignment = lit(b.range(0.1, 1.0));
-            (t, true)
+            let rel = t.gjk_rel() * lit::<T>(b.range(1.0, 1e3));
+            let in_range = rel >= T::zero() && rel < T::one();
+            let t = set(t, "gjk_rel", rel, in_range, Tol::with_gjk_rel)?;
+            let n = 1 + u32::from(b.u8());
+            let t = set(
+                t,
+                "gjk_max_iterations",
+                n,
+                n >= 1,
+                Tol::with_gjk_max_iterations,
+            )?;
+            let n = 1 + u32::from(b.u8());
+            let t = set(
+                t,
+                "epa_max_iterations",
+                n,
+                n >= 1,
+                Tol::with_epa_max_iterations,
+            )?;
+            let cos = lit::<T>(b.range(0.1, 1.0));
+            let in_range = cos > T::zero() && cos <= T::one();
+            set(
+                t,
+                "manifold_min_alignment",
+                cos,
+                in_range,
+                Tol::with_manifold_min_alignment,
+            )
         }
-        _ => {
-            t.gjk_rel = lit(-1.0);
-            (t, false)
+        // One out-of-range value per selector, each refused: NaN and +∞ are −1 in fixed
+        // point, which holds neither.
+        k => {
+            let x = |v: f64| -> T {
+                if crate::common::is_fixed::<T>() && !v.is_finite() {
+                    lit(-1.0)
+                } else {
+                    lit(v)
+                }
+            };
+            // The real-valued fields' out-of-range values, then the iteration caps' 0.
+            let reals: [(&str, f64, With<T, T>); 14] = [
+                ("gjk_rel", -1.0, Tol::with_gjk_rel),
+                ("gjk_rel", f64::NAN, Tol::with_gjk_rel),
+                ("gjk_rel", 1.0, Tol::with_gjk_rel),
+                ("gjk_touching", -1e-3, Tol::with_gjk_touching),
+                ("gjk_resolution", -1.0, Tol::with_gjk_resolution),
+                ("gjk_resolution", f64::INFINITY, Tol::with_gjk_resolution),
+                ("gjk_abs", f64::NAN, Tol::with_gjk_abs),
+                ("gjk_abs", f64::INFINITY, Tol::with_gjk_abs),
+                (
+                    "gjk_momentum_accuracy",
+                    1.5,
+                    Tol::with_gjk_momentum_accuracy,
+                ),
+                (
+                    "gjk_momentum_accuracy",
+                    -0.25,
+                    Tol::with_gjk_momentum_accuracy,
+                ),
+                ("epa_rel", 2.0, Tol::with_epa_rel),
+                (
+                    "manifold_reference_bias",
+                    1.0,
+                    Tol::with_manifold_reference_bias,
+                ),
+                (
+                    "manifold_min_alignment",
+                    0.0,
+                    Tol::with_manifold_min_alignment,
+                ),
+                (
+                    "manifold_min_alignment",
+                    f64::NAN,
+                    Tol::with_manifold_min_alignment,
+                ),
+            ];
+            let caps: [(&str, With<T, u32>); 2] = [
+                ("gjk_max_iterations", Tol::with_gjk_max_iterations),
+                ("epa_max_iterations", Tol::with_epa_max_iterations),
+            ];
+            match usize::from(k - 240) {
+                i if i < reals.len() => {
+                    let (field, value, with) = reals[i];
+                    set(t, field, x(value), false, with)
+                }
+                i => {
+                    let (field, with) = caps[i - reals.len()];
+                    set(t, field, 0, false, with)
+                }
+            }
         }
+    }
+}
+
+/// A `with_` setter of [`Tolerances`].
+type With<T, V> = fn(Tolerances<T>, V) -> Result<Tolerances<T>, QueryError>;
+
+/// [`Tolerances`], short, for its setters' paths (`Tol::with_gjk_rel`).
+type Tol<T> = Tolerances<T>;
+
+/// `t` with `field` set to `value` through its setter `with` when `in_range`; otherwise `t`
+/// itself, after checking that the setter refused the value naming `field`.
+fn set<T: Real, V: Copy + core::fmt::Debug>(
+    t: Tolerances<T>,
+    field: &'static str,
+    value: V,
+    in_range: bool,
+    with: With<T, V>,
+) -> Result<Tolerances<T>, String> {
+    match with(t, value) {
+        Ok(set) if in_range => Ok(set),
+        Err(QueryError::InvalidTolerance { field: named }) if !in_range && named == field => Ok(t),
+        got => Err(format!(
+            "with_{field}({value:?}) on {t:?}: {got:?}, expected {}",
+            if in_range {
+                "Ok"
+            } else {
+                "a refusal naming the field"
+            }
+        )),
     }
 }
 
@@ -843,8 +958,8 @@ where
     let sb = Spec::<D>::read(&mut b, 2, &mut nice);
     let pa = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
     let pb = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
-    let (tol, valid) = tolerances::<T>(&mut b);
-    check_pair::<T, D>(&sa, &pa, &sb, &pb, &tol, nice && valid, manifold)
+    let tol = tolerances::<T>(&mut b)?;
+    check_pair::<T, D>(&sa, &pa, &sb, &pb, &tol, nice, manifold)
 }
 
 /// `Polytope::try_new` on a cloud from the bytes: `Ok` or a `ShapeError`, never a panic;
@@ -938,8 +1053,6 @@ pub fn describe<const D: usize>(data: &[u8]) -> String {
     let sb = Spec::<D>::read(&mut b, 2, &mut nice);
     let pa = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
     let pb = PoseSpec::<D>::read(&mut b, 2.0, &mut nice);
-    let (tol, valid) = tolerances::<f64>(&mut b);
-    format!(
-        "A {sa:?} at {pa:?}\nB {sb:?} at {pb:?}\ntolerances {tol:?} (valid {valid}), nice {nice}"
-    )
+    let tol = tolerances::<f64>(&mut b);
+    format!("A {sa:?} at {pa:?}\nB {sb:?} at {pb:?}\ntolerances {tol:?}, nice {nice}")
 }

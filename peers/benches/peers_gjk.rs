@@ -252,7 +252,7 @@ macro_rules! peers {
                 let tol = Tolerances::<T>::default();
                 // parry's relative gap for its GJK distance, sqrt(10·ε) (f32: 1.1e-3,
                 // f64: 4.7e-8), against our default 128·ε: `ours_parry_tol` stops as early.
-                let loose = Tolerances { gjk_rel: (T::EPSILON * 10.0).sqrt(), ..tol };
+                let loose = tol.with_gjk_rel((T::EPSILON * 10.0).sqrt()).unwrap();
                 for (k, (config, batch)) in CONFIG_NAMES.iter().zip(configs).enumerate() {
                     let ours: Vec<(Iso, Iso)> = batch.iter().map(|(p, q)| (iso(p), iso(q))).collect();
                     let theirs: Vec<(Pose, Pose)> =

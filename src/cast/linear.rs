@@ -71,7 +71,6 @@ where
     A: SupportMap<T, D> + ?Sized,
     B: SupportMap<T, D> + ?Sized,
 {
-    tol.validate()?;
     options.validate()?;
     let rel = crate::input::check_posed_pair(&motion_a.pose, a, &motion_b.pose, b)?;
     let (frame_a, rel) = (rel.frame_a, rel.b_in_a);

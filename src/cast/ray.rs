@@ -29,10 +29,8 @@ use nalgebra::{Const, Isometry, Point, SVector, Unit};
 /// [`QueryError::NonFinitePose`], [`QueryError::NonRigidPose`] for a bad pose (checked
 /// whole, even where a closed form reads only its translation);
 /// [`QueryError::InvalidCast`] for a non-finite ray or a negative or NaN `max_toi`;
-/// [`QueryError::InvalidShape`] for invalid shape parameters;
-/// [`QueryError::InvalidTolerance`] for invalid tolerances (checked on every path, though
-/// the closed forms read none); the support map errors of [`crate::query::distance`] when
-/// the GJK ray cast runs.
+/// [`QueryError::InvalidShape`] for invalid shape parameters; the support map errors of
+/// [`crate::query::distance`] when the GJK ray cast runs.
 ///
 /// ```
 /// use convex_proximity::{Tolerances, query::{self, Ray}, shape::{Capsule, Cuboid}};
@@ -77,7 +75,6 @@ where
         return Err(QueryError::InvalidCast { what: "max_toi" });
     }
     crate::input::check_shape(shape)?;
-    tol.validate()?;
     if !finite && !crate::real::all_finite(t) {
         return Err(QueryError::NonFinitePose);
     }

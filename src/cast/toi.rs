@@ -200,7 +200,6 @@ where
         planner: bool,
         tol: &Tolerances<T>,
     ) -> Result<ShapeCast<T, D>, QueryError> {
-        tol.validate()?;
         options.validate()?;
         crate::input::check_pair(self.a, self.b)?;
         if !self.motion_a.is_valid() || !self.motion_b.is_valid() {

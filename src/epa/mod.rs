@@ -150,7 +150,7 @@ crate::scratch::workspace_new_and_debug!(Workspace);
 ///
 /// # Errors
 /// [`QueryError::NonFiniteSupport`] / [`QueryError::OutOfRange`] for support points that
-/// are not finite or too large for the scalar, [`QueryError::InvalidTolerance`].
+/// are not finite or too large for the scalar.
 ///
 /// ```
 /// use convex_proximity::{Tolerances, epa, gjk, shape::{Cuboid, Transformed}};
@@ -196,7 +196,6 @@ where
     P: Difference<T, D>,
     O: Observer<T, D>,
 {
-    tol.validate()?;
     let storage = &mut workspace.storage;
     if simplex.is_empty() {
         // No simplex given: GJK builds one. Two coincident points leave none: touching.

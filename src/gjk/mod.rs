@@ -141,7 +141,6 @@ pub struct Intersection<T: Real, const D: usize> {
 /// them. On return it holds the final simplex.
 ///
 /// # Errors
-/// [`QueryError::InvalidTolerance`] for a tolerance out of range;
 /// [`QueryError::InvalidShape`] for a shape whose [`SupportMap::validate`] fails;
 /// [`QueryError::NonFiniteSupport`] if a support map returns a NaN point;
 /// [`QueryError::OutOfRange`] for values the scalar cannot hold.
@@ -184,7 +183,6 @@ pub(crate) fn distance_observed<T: Real, const D: usize, P: Difference<T, D>>(
 where
     Const<D>: Dim,
 {
-    tol.validate()?;
     let out = Run::on(pair, tol, simplex, Mode::Distance).observed(obs)?;
     Ok(out.rounded(pair.radius_a(), pair.radius_b()))
 }
@@ -201,7 +199,6 @@ pub(crate) fn distance_within_unchecked<T: Real, const D: usize, P: Difference<T
 where
     Const<D>: Dim,
 {
-    tol.validate()?;
     let (ra, rb) = (pair.radius_a(), pair.radius_b());
     let mode = Mode::Within {
         margin: ra + rb + margin,
@@ -254,7 +251,6 @@ pub(crate) fn intersects_observed<T: Real, const D: usize, P: Difference<T, D>>(
 where
     Const<D>: Dim,
 {
-    tol.validate()?;
     let margin = pair.radius_a() + pair.radius_b();
     let out = Run::on(pair, tol, simplex, Mode::Intersect { margin }).observed(obs)?;
     Ok(out.intersection(margin))

@@ -288,8 +288,8 @@ fn in_range<T: Real>(m: T) -> bool {
     (m * m).is_finite() && (m == T::zero() || m >= crate::real::lit(lo))
 }
 
-/// Whether the closed forms stand in for the general path under `tol`: valid tolerances,
-/// the default subalgorithm, criterion and search direction (another one is a request to
+/// Whether the closed forms stand in for the general path under `tol`: the default
+/// subalgorithm, criterion and search direction (another one is a request to
 /// study GJK itself), and caps that
 /// let GJK and EPA converge on these pairs (boxes take about 10 support points; below
 /// `tolerance::factor::CLOSED_FORM_MIN_ITERATIONS` the general path runs, so that a cap
@@ -300,7 +300,6 @@ fn honours<T: Real>(tol: &Tolerances<T>) -> bool {
         && crate::gjk::is_plain(tol)
         && tol.gjk_max_iterations >= crate::tolerance::factor::CLOSED_FORM_MIN_ITERATIONS
         && tol.epa_max_iterations >= crate::tolerance::factor::CLOSED_FORM_MIN_ITERATIONS
-        && tol.validate().is_ok()
 }
 
 /// An admitted pair: both primitives and their radii (read once: every step after

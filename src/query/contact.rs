@@ -122,7 +122,6 @@ where
             b,
             tol,
         } = *self;
-        tol.validate()?;
         let rel = crate::input::check_posed_pair(pose_a, a, pose_b, b)?;
         let cores = Cores {
             a,

@@ -243,7 +243,7 @@ posed_query! {
     ///
     /// # Errors
     /// [`QueryError::NonFinitePose`] for a NaN/∞ pose, [`QueryError::NonFiniteSupport`] if a
-    /// shape's support map returns one, [`QueryError::InvalidTolerance`] for a bad tolerance.
+    /// shape's support map returns one.
     ///
     /// ```
     /// use convex_proximity::{Tolerances, query, shape::{Ball, Capsule, Cuboid}};

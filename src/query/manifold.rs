@@ -64,7 +64,6 @@ where
             b,
             tol,
         } = *self;
-        tol.validate()?;
         if !(prediction >= T::zero()) || !prediction.is_finite() {
             return Err(QueryError::InvalidTolerance {
                 field: "prediction",

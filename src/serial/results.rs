@@ -89,7 +89,7 @@ struct TolerancesDef<T: Real> {
     manifold_reference_bias: T,
     manifold_min_alignment: T,
 }
-via!(TolerancesDef, [T: Real], Tolerances<T>, [T], [], |t| t.validate().map(|()| t));
+via!(TolerancesDef, [T: Real], Tolerances<T>, [T], [], |t| t.check().map(|()| t));
 
 /// [`Tolerances::gjk_abs`]'s default, for serialised forms written before it existed.
 fn default_gjk_abs<T: Real>() -> T {
