@@ -38,6 +38,7 @@ pub(crate) fn fixed_extent_limit<T: Real>() -> f64 {
 /// # Errors
 /// [`QueryError::InvalidShape`] for an invalid parameter, [`QueryError::OutOfRange`] for
 /// a fixed-point shape beyond [`fixed_extent_limit`].
+#[inline]
 pub(crate) fn check_shape<T: Real, const D: usize, S: SupportMap<T, D> + ?Sized>(
     s: &S,
 ) -> Result<(), QueryError> {

@@ -298,8 +298,29 @@ impl<T: Real> Polygon2<T> {
         if hi - lo + 1 >= n {
             return false;
         }
-        // Vertices lo+1 ..= hi lie inside the chain: rotate so that lo+1 comes first and
-        // lo last, drop the chain's vertices, and append w after lo (no allocation).
+        // Vertices lo+1 ..= hi lie inside the chain. Not wrapping past the end: w replaces
+        // them in place, and the lines alike (edge lo, now lo → w, made again; the new edge
+        // w → hi+1 in the chain's place).
+        let (first, gone) = ((lo + 1) % n, hi - lo);
+        if first + gone <= n {
+            if gone == 0 {
+                self.verts.insert(first, w);
+                self.lines.insert(first, None);
+            } else {
+                self.verts[first] = w;
+                self.verts.drain(first + 1..first + gone);
+                self.lines.drain(first + 1..first + gone);
+            }
+            let k = self.verts.len();
+            let line = |p: usize, q: usize| edge(&self.verts[p % k].w, &self.verts[q % k].w);
+            let into_w = line(first + k - 1, first);
+            let out_of_w = line(first, first + 1);
+            self.lines[(first + k - 1) % k] = into_w;
+            self.lines[first] = out_of_w;
+            return true;
+        }
+        // Wrapping: rotate so that lo+1 comes first and lo last, drop the chain's vertices,
+        // and append w after lo (no allocation).
         self.verts.rotate_left((lo + 1) % n);
         self.verts.drain(..hi - lo);
         self.verts.push(w);
