@@ -430,3 +430,89 @@ impl<T: Real> Edge<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A regular `n`-gon of radius 1 around the origin, counter-clockwise, turned by `turn`.
+    fn regular<T: Real>(n: usize, turn: f64) -> Polygon2<T> {
+        let mut p = Polygon2::default();
+        for k in 0..n {
+            let a = turn + core::f64::consts::TAU * k as f64 / n as f64;
+            let w = Point::from(Vector2::new(lit::<T>(a.cos()), lit::<T>(a.sin())));
+            p.verts.push(SupportPoint::new(w, Point::origin()));
+        }
+        for k in 0..n {
+            p.lines.push(edge(&p.verts[k].w, &p.verts[(k + 1) % n].w));
+        }
+        p
+    }
+
+    /// `insert` against brute force, for every edge, chain length and position (chains
+    /// that wrap past the arrays' end, and those that do not): the vertices left are those
+    /// with an edge `w` does not see, in their cyclic order, with `w` between the chain's
+    /// ends; every line is its edge's, recomputed.
+    fn insert_keeps_order_and_lines<T: Real>() {
+        for n in 3..=9 {
+            for i in 0..n {
+                // Beyond edge i's midpoint, out to where w sees up to n − 2 edges.
+                for r in [1.05, 1.5, 3.0, 8.0, 40.0] {
+                    let mut p = regular::<T>(n, 0.1);
+                    let mid = (p.verts[i].w + p.verts[(i + 1) % n].w) * lit::<T>(0.5);
+                    let w = SupportPoint::new(Point::from(mid * lit::<T>(r)), Point::origin());
+                    let sees = |k: usize| {
+                        let l = p.lines[k].unwrap();
+                        l.normal.dot(&(w.w - p.verts[k].w)) > T::zero()
+                    };
+                    let seen: Vec<bool> = (0..n).map(sees).collect();
+                    if seen.iter().all(|&s| s) {
+                        continue;
+                    }
+                    // Vertex k stays unless both its edges (k − 1 and k) are seen.
+                    let kept: Vec<Vector2<T>> = (0..n)
+                        .filter(|&k| !(seen[(k + n - 1) % n] && seen[k]))
+                        .map(|k| p.verts[k].w)
+                        .collect();
+                    assert!(p.insert(i, w), "n {n} edge {i} r {r}");
+                    let m = p.verts.len();
+                    assert_eq!(m, kept.len() + 1, "n {n} edge {i} r {r}");
+                    let at = p.verts.iter().position(|v| v.w == w.w).unwrap();
+                    // After w: the kept vertices in order, from the one after the chain.
+                    let after: Vec<Vector2<T>> = (1..m).map(|k| p.verts[(at + k) % m].w).collect();
+                    let start = kept.iter().position(|v| *v == after[0]).unwrap();
+                    let expect: Vec<Vector2<T>> = (0..kept.len())
+                        .map(|k| kept[(start + k) % kept.len()])
+                        .collect();
+                    assert_eq!(after, expect, "n {n} edge {i} r {r}");
+                    assert_eq!(p.lines.len(), m);
+                    for k in 0..m {
+                        let l = edge(&p.verts[k].w, &p.verts[(k + 1) % m].w);
+                        let same = match (l, p.lines[k]) {
+                            (Some(a), Some(b)) => a.normal == b.normal && a.dist == b.dist,
+                            (None, None) => true,
+                            _ => false,
+                        };
+                        assert!(same, "n {n} edge {i} r {r} line {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn insert_keeps_order_and_lines_f64() {
+        insert_keeps_order_and_lines::<f64>();
+    }
+
+    #[test]
+    fn insert_keeps_order_and_lines_f32() {
+        insert_keeps_order_and_lines::<f32>();
+    }
+
+    #[cfg(feature = "fixed")]
+    #[test]
+    fn insert_keeps_order_and_lines_fixed() {
+        insert_keeps_order_and_lines::<simba::scalar::FixedI40F24>();
+    }
+}
