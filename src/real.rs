@@ -161,6 +161,34 @@ pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
     v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
+/// Unit tests of a function generic over the scalar: `$body::<T>()` as one test per
+/// scalar (f32, f64 and, with the `fixed` feature, FixedI40F24) in a module named after
+/// it, as `tests/common`'s `cases!` does for the integration tests.
+#[cfg(test)]
+macro_rules! scalar_cases {
+    ($body:ident) => {
+        mod $body {
+            #[test]
+            fn f32() {
+                super::$body::<f32>();
+            }
+
+            #[test]
+            fn f64() {
+                super::$body::<f64>();
+            }
+
+            #[cfg(feature = "fixed")]
+            #[test]
+            fn fixed() {
+                super::$body::<simba::scalar::FixedI40F24>();
+            }
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use scalar_cases;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -643,19 +643,5 @@ mod tests {
         );
     }
 
-    #[test]
-    fn setters_keep_the_ranges_f64() {
-        setters_keep_the_ranges::<f64>();
-    }
-
-    #[test]
-    fn setters_keep_the_ranges_f32() {
-        setters_keep_the_ranges::<f32>();
-    }
-
-    #[cfg(feature = "fixed")]
-    #[test]
-    fn setters_keep_the_ranges_fixed() {
-        setters_keep_the_ranges::<simba::scalar::FixedI40F24>();
-    }
+    crate::real::scalar_cases!(setters_keep_the_ranges);
 }

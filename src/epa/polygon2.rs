@@ -298,41 +298,35 @@ impl<T: Real> Polygon2<T> {
         if hi - lo + 1 >= n {
             return false;
         }
-        // Vertices lo+1 ..= hi lie inside the chain. Not wrapping past the end: w replaces
-        // them in place, and the lines alike (edge lo, now lo → w, made again; the new edge
-        // w → hi+1 in the chain's place).
+        // Vertices lo+1 ..= hi lie inside the chain; w takes their place, at `at`, with no
+        // allocation. Edge lo (now lo → w) is made again, and the new edge w → hi+1 takes
+        // the chain's place in the lines.
         let (first, gone) = ((lo + 1) % n, hi - lo);
-        if first + gone <= n {
-            if gone == 0 {
-                self.verts.insert(first, w);
-                self.lines.insert(first, None);
-            } else {
-                self.verts[first] = w;
-                self.verts.drain(first + 1..first + gone);
-                self.lines.drain(first + 1..first + gone);
-            }
-            let k = self.verts.len();
-            let line = |p: usize, q: usize| edge(&self.verts[p % k].w, &self.verts[q % k].w);
-            let into_w = line(first + k - 1, first);
-            let out_of_w = line(first, first + 1);
-            self.lines[(first + k - 1) % k] = into_w;
-            self.lines[first] = out_of_w;
-            return true;
-        }
-        // Wrapping: rotate so that lo+1 comes first and lo last, drop the chain's vertices,
-        // and append w after lo (no allocation).
-        self.verts.rotate_left((lo + 1) % n);
-        self.verts.drain(..hi - lo);
-        self.verts.push(w);
-        // The lines alike: edges lo+1 ..= hi go, lo (now lo → w) and the new w → hi+1 are
-        // made again.
-        self.lines.rotate_left((lo + 1) % n);
-        self.lines.drain(..hi - lo);
+        let at = if first + gone > n {
+            // The chain wraps past the end: its tail and head go, w ends the arrays.
+            let head = first + gone - n;
+            self.verts.truncate(first);
+            self.verts.drain(..head);
+            self.lines.truncate(first);
+            self.lines.drain(..head);
+            self.verts.push(w);
+            self.lines.push(None);
+            self.verts.len() - 1
+        } else if gone == 0 {
+            self.verts.insert(first, w);
+            self.lines.insert(first, None);
+            first
+        } else {
+            self.verts[first] = w;
+            self.verts.drain(first + 1..first + gone);
+            self.lines.drain(first + 1..first + gone);
+            first
+        };
         let k = self.verts.len();
-        let line = |p: usize, q: usize| edge(&self.verts[p].w, &self.verts[q].w);
-        let (into_w, out_of_w) = (line(k - 2, k - 1), line(k - 1, 0));
-        self.lines[k - 2] = into_w;
-        self.lines.push(out_of_w);
+        let line = |p: usize, q: usize| edge(&self.verts[p % k].w, &self.verts[q % k].w);
+        let (into_w, out_of_w) = (line(at + k - 1, at), line(at, at + 1));
+        self.lines[(at + k - 1) % k] = into_w;
+        self.lines[at] = out_of_w;
         true
     }
 }
@@ -500,19 +494,5 @@ mod tests {
         }
     }
 
-    #[test]
-    fn insert_keeps_order_and_lines_f64() {
-        insert_keeps_order_and_lines::<f64>();
-    }
-
-    #[test]
-    fn insert_keeps_order_and_lines_f32() {
-        insert_keeps_order_and_lines::<f32>();
-    }
-
-    #[cfg(feature = "fixed")]
-    #[test]
-    fn insert_keeps_order_and_lines_fixed() {
-        insert_keeps_order_and_lines::<simba::scalar::FixedI40F24>();
-    }
+    crate::real::scalar_cases!(insert_keeps_order_and_lines);
 }
