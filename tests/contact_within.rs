@@ -21,7 +21,7 @@ use convex_proximity::{
     shape::{Ball, Capsule, Cuboid, Shape, ShapeDim},
 };
 use corpus::{Case, FromMatrix, Scalar};
-use nalgebra::{Const, Isometry, Point, SVector, UnitComplex, UnitQuaternion};
+use nalgebra::{Const, Isometry, Point, SVector, UnitQuaternion};
 
 const DATA: &str = include_str!("data/hard_cases.jsonl");
 
@@ -103,32 +103,7 @@ where
     assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");
 }
 
-#[test]
-fn hard_cases_3d_f64() {
-    hard_cases::<f64, UnitQuaternion<f64>, 3>(Scalar::F64);
-}
-#[test]
-fn hard_cases_3d_f32() {
-    hard_cases::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_3d_fixed() {
-    hard_cases::<common::Fx, UnitQuaternion<common::Fx>, 3>(Scalar::Fixed);
-}
-#[test]
-fn hard_cases_2d_f64() {
-    hard_cases::<f64, UnitComplex<f64>, 2>(Scalar::F64);
-}
-#[test]
-fn hard_cases_2d_f32() {
-    hard_cases::<f32, UnitComplex<f32>, 2>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_2d_fixed() {
-    hard_cases::<common::Fx, UnitComplex<common::Fx>, 2>(Scalar::Fixed);
-}
+corpus::vendored_cases!(hard_cases);
 
 /// Random pairs of hulls (GJK, EPA) and of balls, boxes and capsules (the closed forms),
 /// overlapping to far apart: consistent with `contact` at every prediction; far hull pairs

@@ -16,7 +16,7 @@ mod watchdog;
 
 use convex_proximity::{Real, epa::ContactDim};
 use corpus::{Case, FromMatrix, Scalar};
-use nalgebra::{Const, UnitComplex, UnitQuaternion};
+use nalgebra::Const;
 use std::time::Duration;
 use watchdog::Watchdog;
 
@@ -52,32 +52,4 @@ where
     );
 }
 
-#[cfg(feature = "fixed")]
-type Fx = simba::scalar::FixedI40F24;
-
-#[test]
-fn hard_cases_3d_f64() {
-    score::<f64, UnitQuaternion<f64>, 3>(Scalar::F64);
-}
-#[test]
-fn hard_cases_3d_f32() {
-    score::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_3d_fixed() {
-    score::<Fx, UnitQuaternion<Fx>, 3>(Scalar::Fixed);
-}
-#[test]
-fn hard_cases_2d_f64() {
-    score::<f64, UnitComplex<f64>, 2>(Scalar::F64);
-}
-#[test]
-fn hard_cases_2d_f32() {
-    score::<f32, UnitComplex<f32>, 2>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_2d_fixed() {
-    score::<Fx, UnitComplex<Fx>, 2>(Scalar::Fixed);
-}
+corpus::vendored_cases!(score);

@@ -20,7 +20,7 @@ use convex_proximity::{
     shape::Polytope,
 };
 use corpus::{Case, FromMatrix, Scalar};
-use nalgebra::{Const, Isometry, UnitComplex, UnitQuaternion};
+use nalgebra::{Const, Isometry, UnitQuaternion};
 
 const DATA: &str = include_str!("data/hard_cases.jsonl");
 
@@ -108,32 +108,7 @@ where
     assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");
 }
 
-#[test]
-fn hard_cases_3d_f64() {
-    hard_cases::<f64, UnitQuaternion<f64>, 3>(Scalar::F64);
-}
-#[test]
-fn hard_cases_3d_f32() {
-    hard_cases::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_3d_fixed() {
-    hard_cases::<common::Fx, UnitQuaternion<common::Fx>, 3>(Scalar::Fixed);
-}
-#[test]
-fn hard_cases_2d_f64() {
-    hard_cases::<f64, UnitComplex<f64>, 2>(Scalar::F64);
-}
-#[test]
-fn hard_cases_2d_f32() {
-    hard_cases::<f32, UnitComplex<f32>, 2>(Scalar::F32);
-}
-#[cfg(feature = "fixed")]
-#[test]
-fn hard_cases_2d_fixed() {
-    hard_cases::<common::Fx, UnitComplex<common::Fx>, 2>(Scalar::Fixed);
-}
+corpus::vendored_cases!(hard_cases);
 
 /// Random hull pairs (the GJK path): consistent with `distance` at every margin, warm
 /// started too; far pairs (distance above twice the margin) take fewer iterations.

@@ -17,6 +17,57 @@ use nalgebra::{
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// Tests over the vendored hard cases (`tests/data/`): `$body::<T, R, D>(scalar)` as one
+/// test per dimension and scalar (f64, f32 and, with the `fixed` feature, FixedI40F24),
+/// named `$body::d3::f64` and so on. The including crate declares this file as `corpus`.
+#[allow(unused_macros)]
+macro_rules! vendored_cases {
+    ($body:ident) => {
+        mod $body {
+            use crate::corpus::Scalar;
+            use nalgebra::{UnitComplex, UnitQuaternion};
+            #[cfg(feature = "fixed")]
+            type Fx = simba::scalar::FixedI40F24;
+
+            mod d3 {
+                use super::*;
+                #[test]
+                fn f64() {
+                    super::super::$body::<f64, UnitQuaternion<f64>, 3>(Scalar::F64);
+                }
+                #[test]
+                fn f32() {
+                    super::super::$body::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
+                }
+                #[cfg(feature = "fixed")]
+                #[test]
+                fn fixed() {
+                    super::super::$body::<Fx, UnitQuaternion<Fx>, 3>(Scalar::Fixed);
+                }
+            }
+
+            mod d2 {
+                use super::*;
+                #[test]
+                fn f64() {
+                    super::super::$body::<f64, UnitComplex<f64>, 2>(Scalar::F64);
+                }
+                #[test]
+                fn f32() {
+                    super::super::$body::<f32, UnitComplex<f32>, 2>(Scalar::F32);
+                }
+                #[cfg(feature = "fixed")]
+                #[test]
+                fn fixed() {
+                    super::super::$body::<Fx, UnitComplex<Fx>, 2>(Scalar::Fixed);
+                }
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use vendored_cases;
+
 /// The categories of the corpus, in the order the runners print them.
 pub const CATEGORIES: [&str; 9] = [
     "sep_random",
