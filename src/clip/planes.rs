@@ -116,14 +116,17 @@ pub(crate) fn polygon3<T: Real>(
         return;
     }
     let half = crate::real::lit::<T>(0.5);
+    // The edge planes' unit normals, each normalised once for its two corners.
+    let unit = |out: &[Plane<T, 3>], i: usize| normalize(&out[i % m].normal);
+    let (mut s_in, first) = (unit(out, m - 1), unit(out, 0));
+    let mut s_out = first;
     for i in 0..m {
         // Corner i joins edge i − 1 (coming in) and edge i (going out). The bisector
         // is taken as `d_in − d_out` (unit edge directions, across `normal`), not as
         // the sum of the two planes' unit normals: at a needle's tip those nearly
         // cancel and their sum's direction is rounding (2e-4 off for a tip of 6e-13).
-        let (s_in, s_out) = (out[(i + m - 1) % m].normal, out[i].normal);
         let (prev, v, next) = (at(i + m - 1), at(i), at(i + 1));
-        if let (Some(a), Some(b)) = (normalize(&s_in), normalize(&s_out))
+        if let (Some(a), Some(b)) = (s_in, s_out)
             && a.dot(&b) < -half
             && let (Some(d_in), Some(d_out)) = (normalize(&(v - prev)), normalize(&(next - v)))
         {
@@ -132,6 +135,8 @@ pub(crate) fn polygon3<T: Real>(
                 out.push(Plane::through(c.into_inner(), &v, (m + i) as u32));
             }
         }
+        s_in = s_out;
+        s_out = if i + 1 < m { unit(out, i + 1) } else { first };
     }
 }
 
@@ -149,32 +154,47 @@ pub(crate) fn clip<T: Real, const D: usize>(
         if poly.is_empty() {
             return;
         }
-        next.clear();
-        let n = poly.len();
-        let closed = n >= 3;
-        let edges = if closed { n } else { n - 1 };
-        if n == 1 && plane.normal.dot(&poly[0].point.coords) <= plane.offset {
-            next.push(poly[0]);
+        // Every vertex strictly inside: the pass would copy the polygon unchanged (a
+        // vertex exactly on the plane makes a crossing at `t = 0`, so only `< 0` skips).
+        if poly.iter().all(|x| plane.beyond(&x.point) < T::zero()) {
+            continue;
         }
-        for i in 0..edges {
-            let (p, q) = (poly[i], poly[if i + 1 == n { 0 } else { i + 1 }]);
-            let (dp, dq) = (plane.beyond(&p.point), plane.beyond(&q.point));
-            if dp <= T::zero() && (closed || i == 0) {
-                next.push(p);
-            }
-            if (dp < T::zero()) != (dq < T::zero()) && dp != dq {
-                // The crossing point p + t (q − p), t = dp / (dp − dq) ∈ [0, 1].
-                let t = dp / (dp - dq);
-                next.push(Incident {
-                    point: p.point + (q.point - p.point) * t,
-                    id: PackedFeatureId::crossing(p.id, q.id, plane.side),
-                });
-            }
-            if !closed && i + 1 == edges && dq <= T::zero() {
-                next.push(q);
-            }
-        }
+        pass(poly, next, plane);
         core::mem::swap(poly, next);
+    }
+}
+
+/// One Sutherland–Hodgman pass: `poly` clipped against `plane`, into `next`.
+#[inline]
+fn pass<T: Real, const D: usize>(
+    poly: &[Incident<T, D>],
+    next: &mut Vec<Incident<T, D>>,
+    plane: &Plane<T, D>,
+) {
+    next.clear();
+    let n = poly.len();
+    let closed = n >= 3;
+    let edges = if closed { n } else { n - 1 };
+    if n == 1 && plane.normal.dot(&poly[0].point.coords) <= plane.offset {
+        next.push(poly[0]);
+    }
+    for i in 0..edges {
+        let (p, q) = (poly[i], poly[if i + 1 == n { 0 } else { i + 1 }]);
+        let (dp, dq) = (plane.beyond(&p.point), plane.beyond(&q.point));
+        if dp <= T::zero() && (closed || i == 0) {
+            next.push(p);
+        }
+        if (dp < T::zero()) != (dq < T::zero()) && dp != dq {
+            // The crossing point p + t (q − p), t = dp / (dp − dq) ∈ [0, 1].
+            let t = dp / (dp - dq);
+            next.push(Incident {
+                point: p.point + (q.point - p.point) * t,
+                id: PackedFeatureId::crossing(p.id, q.id, plane.side),
+            });
+        }
+        if !closed && i + 1 == edges && dq <= T::zero() {
+            next.push(q);
+        }
     }
 }
 
@@ -187,4 +207,100 @@ pub(crate) fn inside<T: Real, const D: usize>(
     planes
         .iter()
         .all(|s| s.beyond(x) <= rounding * crate::real::norm(&s.normal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::real::lit;
+
+    /// Integer coordinates (exact in every scalar) of a hexagon, counter-clockwise.
+    const HEXAGON: [[f64; 2]; 6] = [
+        [-2.0, -1.0],
+        [0.0, -2.0],
+        [2.0, -1.0],
+        [2.0, 1.0],
+        [0.0, 2.0],
+        [-2.0, 1.0],
+    ];
+
+    /// `clip`'s skip of a plane every vertex is strictly inside of changes nothing: against
+    /// the passes run one by one, the same points with the same ids, for points, segments
+    /// and polygons (the hexagon's first 1–6 vertices), 2D and 3D, and sequences of planes
+    /// that hold every vertex strictly, touch one or two vertices exactly (there the pass
+    /// adds crossings at `t = 0` and `t = 1`, so a skip at `≤ 0` would lose them), cut the
+    /// polygon, or hold none of it.
+    fn skip_only_where_every_vertex_is_strictly_inside<T: Real>() {
+        fn check<T: Real, const D: usize>() {
+            let at = |c: &[f64; 2]| {
+                let mut x = SVector::<T, D>::zeros();
+                (x[0], x[1]) = (lit(c[0]), lit(c[1]));
+                if D == 3 {
+                    x[2] = lit(1.0);
+                }
+                Point::from(x)
+            };
+            let normals: [[f64; 2]; 4] = [[1.0, 0.0], [0.0, -1.0], [1.0, 1.0], [-1.0, 2.0]];
+            let mut planes = Vec::new();
+            for (k, c) in normals.iter().enumerate() {
+                let normal = at(c).coords;
+                let reach = HEXAGON.iter().map(|v| normal.dot(&at(v).coords));
+                let (lo, hi) = (
+                    reach.clone().fold(T::max_value().unwrap(), |m, x| m.min(x)),
+                    reach.fold(T::min_value().unwrap(), |m, x| m.max(x)),
+                );
+                for offset in [hi + T::one(), hi, hi - T::one(), lo - T::one()] {
+                    planes.push(Plane {
+                        normal,
+                        offset,
+                        side: k as u32,
+                    });
+                }
+            }
+            let (mut skipped, mut kept) = (0, 0);
+            for len in 1..=HEXAGON.len() {
+                let start: Vec<Incident<T, D>> = (0..len)
+                    .map(|i| Incident {
+                        point: at(&HEXAGON[i]),
+                        id: PackedFeatureId::feature(i as u32),
+                    })
+                    .collect();
+                for (i, first) in planes.iter().enumerate() {
+                    for second in &planes[i..] {
+                        let sequence = [*first, *second];
+                        let (mut poly, mut next) = (start.clone(), Vec::new());
+                        clip(&mut poly, &mut next, &sequence);
+                        let mut expected = start.clone();
+                        for plane in &sequence {
+                            if expected.is_empty() {
+                                break;
+                            }
+                            if expected.iter().all(|x| plane.beyond(&x.point) < T::zero()) {
+                                skipped += 1;
+                            } else {
+                                kept += 1;
+                            }
+                            let mut out = Vec::new();
+                            pass(&expected, &mut out, plane);
+                            expected = out;
+                        }
+                        let got: Vec<_> = poly.iter().map(|x| (x.point, x.id)).collect();
+                        let want: Vec<_> = expected.iter().map(|x| (x.point, x.id)).collect();
+                        assert_eq!(
+                            got, want,
+                            "{len} vertices, planes {first:?} then {second:?}"
+                        );
+                    }
+                }
+            }
+            assert!(
+                skipped > 100 && kept > 100,
+                "{skipped} skipped, {kept} passes"
+            );
+        }
+        check::<T, 2>();
+        check::<T, 3>();
+    }
+
+    crate::real::scalar_cases!(skip_only_where_every_vertex_is_strictly_inside);
 }

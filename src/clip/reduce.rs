@@ -98,29 +98,34 @@ pub(crate) fn four<T: Real>(points: &mut Vec<Candidate<T, 3>>, normal: &Vector3<
     if let Some(i2) = i2 {
         let p2 = points[i2].point;
         keep[1] = Some(points[i2]);
-        let area =
-            |a: &Point3<T>, b: &Point3<T>, x: &Point3<T>| normal.dot(&(b - a).cross(&(x - a)));
+        // The signed area of `(a, b, x)` along the normal, `n·((b − a) × (x − a))`, is
+        // `(x − a)·(n × (b − a))`: one product per point with the edge's `n × (b − a)`
+        // taken once.
+        let edge = |a: &Point3<T>, b: &Point3<T>| (a.coords, normal.cross(&(b - a)));
+        let area = |(a, c): &(Vector3<T>, Vector3<T>), x: &Point3<T>| (x.coords - a).dot(c);
+        let e12 = edge(&p1, &p2);
         // Areas count as ties within slack times the longest edge.
         let area_slack = slack * crate::real::norm(&(p2 - p1));
         if let Some(i3) = pick(
             points,
-            |p| area(&p1, &p2, &p.point).abs(),
+            |p| area(&e12, &p.point).abs(),
             area_slack,
             Some(area_slack),
         ) {
             let p3 = points[i3].point;
             keep[2] = Some(points[i3]);
-            let s = if area(&p1, &p2, &p3) > T::zero() {
+            let s = if area(&e12, &p3) > T::zero() {
                 T::one()
             } else {
                 -T::one()
             };
+            let (e23, e31) = (edge(&p2, &p3), edge(&p3, &p1));
             // The area x adds outside the triangle's edges.
             let added = |p: &Candidate<T, 3>| {
                 let x = &p.point;
-                (-s * area(&p1, &p2, x))
-                    .max(-s * area(&p2, &p3, x))
-                    .max(-s * area(&p3, &p1, x))
+                (-s * area(&e12, x))
+                    .max(-s * area(&e23, x))
+                    .max(-s * area(&e31, x))
             };
             keep[3] = pick(points, added, area_slack, Some(area_slack)).map(|i| points[i]);
         }
