@@ -72,7 +72,7 @@ const FIXED_NORM_DIRECT: f64 = 262_144.0;
 /// The smallest `‖v‖²` whose float square terms that matter (those above `ε·‖v‖²`) are
 /// normal numbers: the smallest normal over `ε` (`tolerance::range`).
 #[inline]
-fn norm_square_floor<T: Real>() -> T {
+pub(crate) fn norm_square_floor<T: Real>() -> T {
     use crate::tolerance::range;
     let coarse = T::default_epsilon() > lit(range::COARSE_EPSILON);
     lit(if coarse {

@@ -99,7 +99,11 @@ where
         y[k] = p.w;
     }
     if n == D {
-        let Some(u) = hyperplane_normal(&y, [0, 1, 2]) else {
+        let m = hyperplane_cross(&y, [0, 1, 2]);
+        if clearly_beyond(&m, &y[0], core.band) {
+            return k;
+        }
+        let Some(u) = normalize(&m).map(Unit::into_inner) else {
             return k;
         };
         if !(u.dot(&y[0]).abs() <= core.band) {
@@ -112,7 +116,11 @@ where
     for i in 0..=D {
         // The facet without vertex i.
         let f = [(i + 1) % (D + 1), (i + 2) % (D + 1), (i + 3) % (D + 1)];
-        let Some(mut u) = hyperplane_normal(&y, f) else {
+        let m = hyperplane_cross(&y, f);
+        if clearly_beyond(&m, &y[f[0]], core.band) {
+            continue;
+        }
+        let Some(mut u) = normalize(&m).map(Unit::into_inner) else {
             continue;
         };
         if u.dot(&(y[i] - y[f[0]])) < T::zero() {
@@ -132,11 +140,13 @@ where
     }
 }
 
-/// The unit normal of the hyperplane through `y[f[0]], …, y[f[D − 1]]` (D = 2 or 3).
-fn hyperplane_normal<T: Real, const D: usize>(
+/// A normal of the hyperplane through `y[f[0]], …, y[f[D − 1]]` (D = 2 or 3), not unit:
+/// the edges' cross product (2D: the edge's perpendicular).
+#[inline]
+fn hyperplane_cross<T: Real, const D: usize>(
     y: &[SVector<T, D>; 4],
     f: [usize; 3],
-) -> Option<SVector<T, D>> {
+) -> SVector<T, D> {
     let e1 = y[f[1]] - y[f[0]];
     let mut m = SVector::<T, D>::zeros();
     if D == 2 {
@@ -149,7 +159,31 @@ fn hyperplane_normal<T: Real, const D: usize>(
             e1[0] * e2[1] - e1[1] * e2[0],
         );
     }
-    normalize(&m).map(Unit::into_inner)
+    m
+}
+
+/// Floats: whether the hyperplane through `y` with normal `m` (not unit) is farther from
+/// the origin than `band` by more than either side's rounding, decided on squares (no
+/// root, no division), so that the unit normal [`touching_directions`] would test need not
+/// be formed: `(m·y)² > ‖m‖² (band + 8ε‖y‖)² (1 + 16ε)`, with `(a + b)² ≤ 2a² + 2b²`. The
+/// dot products' rounding is absolute (`3ε‖m‖‖y‖` for `m·y`, `3ε‖y‖` for the unit normal's
+/// offset, a root and a division more), inside the `8ε‖y‖`: every plane it skips, the
+/// unit normal's test rejects as well. Subnormal or infinite squares, and fixed-point:
+/// `false` (undecided).
+#[inline]
+fn clearly_beyond<T: Real, const D: usize>(m: &SVector<T, D>, y: &SVector<T, D>, band: T) -> bool {
+    if crate::real::is_fixed::<T>() {
+        return false;
+    }
+    let eps = T::default_epsilon();
+    let two = crate::real::lit::<T>(2.0);
+    let spare = crate::real::lit::<T>(8.0) * eps;
+    let floor = crate::real::norm_square_floor::<T>();
+    let (off, mm) = (m.dot(y), m.norm_squared());
+    let reach = two * band * band + two * spare * spare * y.norm_squared();
+    let rhs = mm * reach * (T::one() + crate::real::lit::<T>(16.0) * eps);
+    let lhs = off * off;
+    mm >= floor && rhs >= floor && lhs.is_finite() && lhs > rhs
 }
 
 /// EPA's answer on the cores (`p`), with GJK's (`core`), as the [`Contact`] of the shapes
@@ -236,4 +270,63 @@ pub(super) fn epa_contact<T: Real, const D: usize>(
             p.termination
         },
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::real::lit;
+
+    /// splitmix64, uniform in `[-1, 1)`.
+    fn uniform(s: &mut u64) -> f64 {
+        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
+    }
+
+    /// `clearly_beyond` skips only planes the unit normal's test rejects: over random facets
+    /// of sizes 1e-6…1e6, bands 1e-12…1 of the facet's size, offsets from 0 to a few bands
+    /// (the plane through `y` tilted so that `m·y` cancels: `y` nearly along the plane),
+    /// whenever it says beyond, `|normalize(m)·y| > band`; and it decides most planes that
+    /// are beyond by more than 4 bands (else the test would pass on a `false` everywhere).
+    /// Fixed-point is always undecided.
+    fn skips_only_planes_the_unit_normal_rejects<T: Real>() {
+        fn check<T: Real, const D: usize>() {
+            let mut seed = 7 + D as u64;
+            let (mut skipped, mut far) = (0, 0);
+            for _ in 0..20_000 {
+                let size = 10f64.powf(6.0 * uniform(&mut seed));
+                let band = size * 10f64.powf(-6.0 + 6.0 * uniform(&mut seed));
+                let m = SVector::<T, D>::from_fn(|_, _| lit(size * uniform(&mut seed)));
+                let Some(u) = normalize(&m) else { continue };
+                // y = t·u + a point of the plane through the origin, offset t in ±5 bands.
+                let mut y = SVector::<T, D>::from_fn(|_, _| lit(size * uniform(&mut seed)));
+                y -= u.into_inner() * u.dot(&y);
+                let t = lit::<T>(5.0 * band * uniform(&mut seed));
+                y += u.into_inner() * t;
+                let band = lit::<T>(band);
+                let beyond = clearly_beyond(&m, &y, band);
+                let offset = u.dot(&y).abs();
+                if beyond {
+                    skipped += 1;
+                    assert!(offset > band, "skipped a plane at {offset:?} within the band {band:?}");
+                }
+                if offset > band * lit(4.0) {
+                    far += 1;
+                }
+            }
+            if crate::real::is_fixed::<T>() {
+                assert_eq!(skipped, 0);
+            } else {
+                assert!(skipped * 10 > far * 9, "{skipped} skipped of {far} far planes");
+            }
+        }
+        check::<T, 2>();
+        check::<T, 3>();
+    }
+
+    crate::real::scalar_cases!(skips_only_planes_the_unit_normal_rejects);
 }
