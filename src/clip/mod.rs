@@ -342,7 +342,7 @@ impl<'w, T: Real, const D: usize> Roles<'w, T, D> {
     /// min_alignment > 0`). A segment: the closest point `q` of the reference surface's
     /// line, which is along `u` only when the segments are parallel (`None` when `x − q`
     /// leaves `u` by more than `slack`, or when the reference segment has no length).
-    #[inline]
+    #[inline(always)]
     fn pair(&self, u: &SVector<T, D>, x: &Point<T, D>, slack: T) -> Option<Pair<T, D>> {
         let r0 = self.reference.vertices[0].point;
         if self.segments {
