@@ -24,49 +24,42 @@ use std::path::{Path, PathBuf};
 macro_rules! vendored_cases {
     ($body:ident) => {
         mod $body {
-            use crate::corpus::Scalar;
             use nalgebra::{UnitComplex, UnitQuaternion};
-            #[cfg(feature = "fixed")]
-            type Fx = simba::scalar::FixedI40F24;
+            crate::corpus::vendored_dimension!($body, d3, UnitQuaternion, 3);
+            crate::corpus::vendored_dimension!($body, d2, UnitComplex, 2);
+        }
+    };
+}
 
-            mod d3 {
-                use super::*;
-                #[test]
-                fn f64() {
-                    super::super::$body::<f64, UnitQuaternion<f64>, 3>(Scalar::F64);
-                }
-                #[test]
-                fn f32() {
-                    super::super::$body::<f32, UnitQuaternion<f32>, 3>(Scalar::F32);
-                }
-                #[cfg(feature = "fixed")]
-                #[test]
-                fn fixed() {
-                    super::super::$body::<Fx, UnitQuaternion<Fx>, 3>(Scalar::Fixed);
-                }
+/// One dimension of [`vendored_cases`]: module `$dim` with a test per scalar, calling
+/// `$body::<T, $rot<T>, $d>` two modules up.
+#[allow(unused_macros)]
+macro_rules! vendored_dimension {
+    ($body:ident, $dim:ident, $rot:ident, $d:literal) => {
+        mod $dim {
+            use super::*;
+            use crate::corpus::Scalar;
+            #[test]
+            fn f64() {
+                super::super::$body::<f64, $rot<f64>, $d>(Scalar::F64);
             }
-
-            mod d2 {
-                use super::*;
-                #[test]
-                fn f64() {
-                    super::super::$body::<f64, UnitComplex<f64>, 2>(Scalar::F64);
-                }
-                #[test]
-                fn f32() {
-                    super::super::$body::<f32, UnitComplex<f32>, 2>(Scalar::F32);
-                }
-                #[cfg(feature = "fixed")]
-                #[test]
-                fn fixed() {
-                    super::super::$body::<Fx, UnitComplex<Fx>, 2>(Scalar::Fixed);
-                }
+            #[test]
+            fn f32() {
+                super::super::$body::<f32, $rot<f32>, $d>(Scalar::F32);
+            }
+            #[cfg(feature = "fixed")]
+            #[test]
+            fn fixed() {
+                type Fx = simba::scalar::FixedI40F24;
+                super::super::$body::<Fx, $rot<Fx>, $d>(Scalar::Fixed);
             }
         }
     };
 }
 #[allow(unused_imports)]
 pub(crate) use vendored_cases;
+#[allow(unused_imports)]
+pub(crate) use vendored_dimension;
 
 /// The categories of the corpus, in the order the runners print them.
 pub const CATEGORIES: [&str; 9] = [
