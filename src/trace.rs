@@ -47,7 +47,8 @@ where
     /// `true`, so an observer with `false` costs nothing (`()`).
     const ACTIVE: bool = true;
 
-    /// A GJK run begins (before its start point).
+    /// A GJK run begins (before its start point; for coincident centres the start is the
+    /// vertex `s(−e₀)`, the first solve's simplex holds it, and no support record has it).
     #[inline]
     fn gjk_start(&mut self) {}
 

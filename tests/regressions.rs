@@ -8,6 +8,7 @@ use common::*;
 use convex_proximity::{
     Dim, QueryError, Real, ShapeError, Termination, lit, query,
     shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Polytope, Segment, SupportMap, Transformed},
+    trace::{Solver, Trace},
 };
 use nalgebra::{
     Const, Isometry3, Point, Point2, Point3, Quaternion, SVector, Translation3, UnitQuaternion,
@@ -104,6 +105,53 @@ where
     }
 }
 cases!(nested_shapes, [2 => d2, 3 => d3, 4 => d4]);
+
+/// Concentric shapes (coincident centres, the origin deep inside `A − B`): GJK starts from
+/// the vertex `s_A(−e₀) − s_B(e₀)` and keeps it as the simplex's first, so the first
+/// solve holds two vertices, that one and the first support point (it used to drop the
+/// start vertex and begin again from the first support point alone: one support
+/// evaluation more). The answer is unchanged: distance 0, contained or touching.
+fn coincident_centres_start_vertex_joins_the_simplex<T: Real, const D: usize>()
+where
+    Const<D>: Dim,
+{
+    let mut rng = Rng(24);
+    for _ in 0..10 {
+        // Point-symmetric clouds (each point with its opposite): both centres at the
+        // origin, to rounding. One translated pose (no rotation: the start vertex below
+        // is then the shapes' own support points, exactly, in A's frame).
+        let cloud = |rng: &mut Rng, r: f64| {
+            let half = rng.sphere_points::<D>(6, SVector::zeros(), r);
+            let both = half.iter().flat_map(|q| [*q, -*q]);
+            Polytope::try_new(both.map(|q| p::<T, D>(&q)).collect()).unwrap()
+        };
+        let (big, small) = (cloud(&mut rng, 1.0), cloud(&mut rng, 0.3));
+        let (pose, _) = translation::<T, D>(&rng.vector(-0.5, 0.5));
+        let mut trace = Trace::default();
+        let d = query::distance_traced(&pose, &big, &pose, &small, &tol(), &mut trace).unwrap();
+        assert_eq!(f(d.distance), 0.0, "{d:?}");
+        let mut e = SVector::<T, D>::zeros();
+        e[0] = T::one();
+        let start = big.core_support(&-e) - small.core_support(&e);
+        let first = trace.gjk.first().expect("a first iteration");
+        let solve = first.solve.expect("a first solve");
+        let kept: Vec<SVector<T, D>> = solve.simplex.points().map(|y| y.w).collect();
+        assert!(
+            solve.solver != Solver::Vertex,
+            "the first solve is the start vertex's and the first support point's: {kept:?}"
+        );
+        for w in &kept {
+            assert!(
+                *w == start || *w == first.support.point.w,
+                "kept {w:?}: neither the start vertex {start:?} nor the first support point"
+            );
+        }
+    }
+}
+cases!(
+    coincident_centres_start_vertex_joins_the_simplex,
+    [2 => d2, 3 => d3, 4 => d4]
+);
 
 /// Degenerate polytopes: one point, duplicate points, collinear points, a flat (coplanar)
 /// cloud in 3D, a flat box. Their simplices are affinely dependent.

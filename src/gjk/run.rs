@@ -83,9 +83,10 @@ struct Start<T: Real, const D: usize> {
 /// The source of a run's starting point.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum StartFrom {
-    /// The centres' difference (or a vertex, for coincident centres): no simplex yet.
+    /// The centres' difference: no simplex yet.
     Centres,
-    /// A warm simplex's closest point (so `‖v‖` must decrease from it).
+    /// A warm simplex's closest point, or the vertex that starts a run from coincident
+    /// centres, the simplex's first (so `‖v‖` must decrease from it).
     Simplex,
     /// A warm simplex containing the origin: the run is settled.
     Contained,
@@ -183,7 +184,10 @@ where
                 .all(|p| check_range(p, limit).is_ok())
                 .then(|| self.simplex.reseed(&pts[..n], johnson.as_deref_mut(), r))
                 .flatten();
-            if let Some(j) = johnson.filter(|j| crate::real::is_fixed::<T>() && j.overflow) {
+            let overflow = johnson
+                .as_deref_mut()
+                .filter(|j| crate::real::is_fixed::<T>() && j.overflow);
+            if let Some(j) = overflow {
                 // Johnson's own range test (fixed point): dropped too.
                 *j = Johnson::new();
             } else if let Some(c) = seeded {
@@ -204,20 +208,28 @@ where
             }
         }
         self.simplex.clear();
-        let mut p = c;
-        check_range(&p, limit)?;
-        if norm(&p.w) <= r.band(centres) {
+        check_range(&c, limit)?;
+        if norm(&c.w) <= r.band(centres) {
             // Coincident centres (up to rounding): the origin is in A − B, but stopping
-            // here would leave no simplex for EPA. Start from a vertex instead; GJK then
-            // encloses the origin.
+            // here would leave no simplex for EPA. Start from a vertex instead, the
+            // simplex's first (as GJK's first support point): GJK then encloses the
+            // origin, one support evaluation sooner than from the vertex alone.
             let mut e = SVector::<T, D>::zeros();
             e[0] = T::one();
-            p = self.pair.support(&-e);
+            let p = self.pair.support(&-e);
             check_range(&p, limit)?;
+            if self.simplex.push_along(p, e, johnson).is_some() {
+                return Ok(Start {
+                    point: p,
+                    dir: p.w,
+                    from: StartFrom::Simplex,
+                    centres,
+                });
+            }
         }
         Ok(Start {
-            point: p,
-            dir: p.w,
+            point: c,
+            dir: c.w,
             from: StartFrom::Centres,
             centres,
         })
