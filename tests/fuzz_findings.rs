@@ -2552,3 +2552,66 @@ fn touching_on_a_sliver_edge_keeps_exact_weights<T: Real>() {
     }
 }
 scalar_cases!(touching_on_a_sliver_edge_keeps_exact_weights);
+
+/// A backward sweep (`negative_toi`) that starts far away: a box with one half-extent of
+/// 10³⁰ (f64; 10¹² in f32, 10 in fixed-point, within its range) overlapping a ball puts the
+/// sweep's start near −10³⁰ / ‖u‖, and at that magnitude the rounding of `λ + gap / (n·u)`
+/// stepped past the sweep's end 0 (fuzz sweep, seed 10113580 of `cast_2d_f64`: a
+/// `StartedPenetrating` hit at toi 7.0e13 with `max_toi` 1.15; seed 10052682 of
+/// `cast_3d_f32`: toi 8192). An advance now stops at the sweep's end: an overlapping start's
+/// toi is at most 0. Before the fix 2D and 3D f32 and f64 failed here; fixed-point, whose
+/// rounding is absolute and whose range keeps the start near, did not reach it.
+fn backward_sweep_from_far_never_passes_its_end<T: Real, const D: usize>()
+where
+    Const<D>: convex_proximity::cast::CastDim<T, D>,
+{
+    use convex_proximity::query::{CastOptions, CastTermination, LinearMotion, cast_shapes};
+    let big = if is_fixed::<T>() {
+        10.0
+    } else if T::default_epsilon() > lit(1e-10) {
+        1e12
+    } else {
+        1e30
+    };
+    let mut rng = Rng(31);
+    let options = CastOptions {
+        max_toi: lit::<T>(1.0),
+        target_distance: lit::<T>(0.125),
+        negative_toi: true,
+        ..CastOptions::default()
+    };
+    let (mut hits, mut far) = (0, 0);
+    for _ in 0..200 {
+        let mut h = SVector::<f64, D>::repeat(0.11);
+        h[D - 1] = big;
+        let long = Cuboid::new(v::<T, D>(&h));
+        let ball = Ball::new(lit::<T>(rng.uniform(0.5, 2.0)));
+        let (pa, _) = random_pose::<T, D>(&mut rng, 1.5);
+        let (pb, _) = translation::<T, D>(&rng.vector(-1.0, 1.0));
+        let (va, vb) = (v::<T, D>(&rng.vector(-1.0, 1.0)), SVector::zeros());
+        let c = cast_shapes(
+            &LinearMotion::new(pa, va),
+            &long,
+            &LinearMotion::new(pb, vb),
+            &ball,
+            &options,
+            &tol(),
+        )
+        .unwrap();
+        let Some(hit) = c.hit else { continue };
+        hits += 1;
+        if hit.termination == CastTermination::StartedPenetrating {
+            far += 1;
+        }
+        assert!(
+            f(hit.toi) <= 0.0 || hit.termination != CastTermination::StartedPenetrating,
+            "an overlapping start hit after time 0: {hit:?}"
+        );
+        assert!(f(hit.toi) <= 1.0, "a hit past max_toi: {hit:?}");
+    }
+    assert!(
+        hits > 50 && far > 50,
+        "{hits} hits, {far} overlapping starts"
+    );
+}
+cases!(backward_sweep_from_far_never_passes_its_end, [2 => d2, 3 => d3]);
