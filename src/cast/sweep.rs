@@ -237,8 +237,13 @@ where
             // Never past the end: rounding of `gap / nu` and of a far start's `λ` (a
             // backward sweep from −10³⁰ stepped to +7·10¹³ past its end 0) would report a
             // time outside the sweep. At `end` the next plane either misses or reaches.
-            let step = (gap / nu).min(room);
-            lambda = (lambda + step).min(s.end);
+            // A plain comparison (`min` is NaN-aware: a few instructions more an advance);
+            // B's shift keeps the step (the two differ by the rounding alone).
+            let step = gap / nu;
+            lambda += step;
+            if lambda > s.end {
+                lambda = s.end;
+            }
             let du = s.u * step;
             shift += du;
             match johnson.as_mut() {
