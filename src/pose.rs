@@ -312,6 +312,18 @@ pub(crate) fn check_finite<T: Real, R: PoseRotation<T, D>, const D: usize>(
     Ok(())
 }
 
+/// [`check_finite`] for floats, as a `bool` inlined into the caller: the pair fast paths'
+/// admission, which has proven the translations finite and runs for floats only (out of
+/// line, the call and its `Result` in memory cost about 20 instructions a pose, with the
+/// caller's registers saved around it).
+#[inline(always)]
+pub(crate) fn float_rotation_is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
+    pose: &Isometry<T, R, D>,
+) -> bool {
+    debug_assert!(!is_fixed::<T>() && crate::real::all_finite(&pose.translation.vector));
+    pose.rotation.check(rigid_tolerance()).is_ok()
+}
+
 /// Whether `pose` passes [`Frame::of`]'s checks (finite, rigid; in fixed point, within
 /// range), without building its matrix: the pair fast paths' check (`crate::pair`).
 pub(crate) fn is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
