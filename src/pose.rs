@@ -297,9 +297,14 @@ pub(crate) fn check<T: Real, R: PoseRotation<T, D>, const D: usize>(
 /// [`check`] for a pose whose translation the caller has proven finite (one test over
 /// several vectors, `cast::cast_ray`): the rotation and, in fixed point, the range.
 ///
+/// Always inlined: the pair fast paths' admission calls it per pose, and out of line its
+/// call and its `Result` in memory, with the caller's registers saved around it, cost
+/// about 20 instructions a pose and a third of a 3D ball–ball distance's time
+/// (docs/PERFORMANCE.md §2.1).
+///
 /// # Errors
 /// As [`Frame::of`], for a finite translation.
-#[inline]
+#[inline(always)]
 pub(crate) fn check_finite<T: Real, R: PoseRotation<T, D>, const D: usize>(
     pose: &Isometry<T, R, D>,
 ) -> Result<(), QueryError> {
@@ -310,18 +315,6 @@ pub(crate) fn check_finite<T: Real, R: PoseRotation<T, D>, const D: usize>(
         return Err(QueryError::OutOfRange);
     }
     Ok(())
-}
-
-/// [`check_finite`] for floats, as a `bool` inlined into the caller: the pair fast paths'
-/// admission, which has proven the translations finite and runs for floats only (out of
-/// line, the call and its `Result` in memory cost about 20 instructions a pose, with the
-/// caller's registers saved around it).
-#[inline(always)]
-pub(crate) fn float_rotation_is_rigid<T: Real, R: PoseRotation<T, D>, const D: usize>(
-    pose: &Isometry<T, R, D>,
-) -> bool {
-    debug_assert!(!is_fixed::<T>() && crate::real::all_finite(&pose.translation.vector));
-    pose.rotation.check(rigid_tolerance()).is_ok()
 }
 
 /// Whether `pose` passes [`Frame::of`]'s checks (finite, rigid; in fixed point, within

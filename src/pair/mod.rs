@@ -451,8 +451,8 @@ where
         let ok = finite == T::zero()
             && qa.non_negative & qb.non_negative
             && honours(tol)
-            && crate::pose::float_rotation_is_rigid(pose_a)
-            && crate::pose::float_rotation_is_rigid(pose_b);
+            && crate::pose::check_finite(pose_a).is_ok()
+            && crate::pose::check_finite(pose_b).is_ok();
         // The checks one by one, as the shapes' `validate` and `pose::is_rigid` make them.
         debug_assert_eq!(
             ok,
