@@ -161,6 +161,17 @@ pub(crate) fn all_finite<T: Real, const D: usize>(v: &SVector<T, D>) -> bool {
     v.iter().fold(T::zero(), |s, &x| s + (x - x)) == T::zero()
 }
 
+/// Unit tests' random numbers: splitmix64 stepping `s`, uniform in `[lo, hi)`.
+#[cfg(test)]
+pub(crate) fn test_uniform(s: &mut u64, lo: f64, hi: f64) -> f64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    lo + (hi - lo) * ((z >> 11) as f64 / (1u64 << 53) as f64)
+}
+
 /// Unit tests of a function generic over the scalar: `$body::<T>()` as one test per
 /// scalar (f32, f64 and, with the `fixed` feature, FixedI40F24) in a module named after
 /// it, as `tests/common`'s `cases!` does for the integration tests.

@@ -2580,7 +2580,7 @@ where
         negative_toi: true,
         ..CastOptions::default()
     };
-    let (mut hits, mut far) = (0, 0);
+    let (mut hits, mut overlapping) = (0, 0);
     for _ in 0..200 {
         let mut h = SVector::<f64, D>::repeat(0.11);
         h[D - 1] = big;
@@ -2601,7 +2601,7 @@ where
         let Some(hit) = c.hit else { continue };
         hits += 1;
         if hit.termination == CastTermination::StartedPenetrating {
-            far += 1;
+            overlapping += 1;
         }
         assert!(
             f(hit.toi) <= 0.0 || hit.termination != CastTermination::StartedPenetrating,
@@ -2610,8 +2610,8 @@ where
         assert!(f(hit.toi) <= 1.0, "a hit past max_toi: {hit:?}");
     }
     assert!(
-        hits > 50 && far > 50,
-        "{hits} hits, {far} overlapping starts"
+        hits > 50 && overlapping > 50,
+        "{hits} hits, {overlapping} overlapping starts"
     );
 }
 cases!(backward_sweep_from_far_never_passes_its_end, [2 => d2, 3 => d3]);

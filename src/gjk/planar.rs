@@ -228,15 +228,7 @@ mod tests {
     /// vertices repeated or collinear (the degenerate cases of the sign tests).
     fn random_simplex(seed: u64) -> (Vec<[f64; 2]>, u8) {
         let mut s = seed;
-        // splitmix64, uniform in [−1, 1).
-        let mut u = || {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-        };
+        let mut u = || crate::real::test_uniform(&mut s, -1.0, 1.0);
         let scale = 10f64.powi((u() * 6.0).round() as i32);
         let mut y: Vec<[f64; 2]> = (0..3).map(|_| [u() * scale, u() * scale]).collect();
         let shape = (u() * 4.0 + 4.0) as u32 % 4;

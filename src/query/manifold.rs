@@ -247,15 +247,7 @@ mod tests {
     use crate::{clip::Manifold, lit, shape::Cuboid};
     use nalgebra::{Isometry2, Vector2};
 
-    /// splitmix64, uniform in `[lo, hi)`.
-    fn uniform(s: &mut u64, lo: f64, hi: f64) -> f64 {
-        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        lo + (hi - lo) * ((z >> 11) as f64 / (1u64 << 53) as f64)
-    }
+    use crate::real::test_uniform as uniform;
 
     /// `clip::boxes::manifold2` writes what `clip::build` writes, bit for bit, wherever it
     /// answers: random box pairs around touching (resting, tilted, corner first, deep,

@@ -277,14 +277,9 @@ mod tests {
     use super::*;
     use crate::real::lit;
 
-    /// splitmix64, uniform in `[-1, 1)`.
+    /// Uniform in `[-1, 1)`.
     fn uniform(s: &mut u64) -> f64 {
-        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
+        crate::real::test_uniform(s, -1.0, 1.0)
     }
 
     /// `clearly_beyond` skips only planes the unit normal's test rejects: over random facets
