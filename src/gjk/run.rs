@@ -377,12 +377,15 @@ where
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }
-            let Some(c) = self.simplex.solve_for(johnson.as_ref(), &r, witnesses) else {
+            // Read in place (a reference into the returned `Option`): unwrapped by value,
+            // the whole answer was copied once more on every solve.
+            let solved = self.simplex.solve_for(johnson.as_ref(), &r, witnesses);
+            let Some(c) = solved.as_ref() else {
                 out.termination = Termination::Degenerate;
                 return Ok(out);
             };
             let nc = norm(&c.v);
-            observe::solved(obs, self.simplex, &c, nc);
+            observe::solved(obs, self.simplex, c, nc);
             // Every point of `A − B` is at least the proven lower bound from the origin: a
             // solve nearer than it by more than the rounding lost its digits (the plane of a
             // needle triangle, tilted by its normal's rounding, put `p₀` 2.5e-8 below the
@@ -392,7 +395,7 @@ where
                 return Ok(out);
             }
             if c.full || nc <= out.band {
-                set(&mut out, &c, nc);
+                set(&mut out, c, nc);
                 if !c.full && witnesses {
                     self.meet_witnesses(&r, &mut out);
                 }
@@ -423,7 +426,7 @@ where
                 };
                 return Ok(out);
             }
-            set(&mut out, &c, nc);
+            set(&mut out, c, nc);
             from_simplex = true;
             if let Some(margin) = intersect
                 && nc <= margin
