@@ -70,6 +70,15 @@ impl<T: Real, const D: usize> Candidate<T, D> {
         }
     }
 
+    /// `self` into `best` unless `best` is nearer (the new one wins ties, as
+    /// `self.nearer(best)`), in place: no candidate moved through an `Option` by value.
+    #[inline]
+    fn keep_in(self, best: &mut Option<Self>) {
+        if best.as_ref().is_none_or(|b| !(b.vv < self.vv)) {
+            *best = Some(self);
+        }
+    }
+
     /// Whether all `D + 1` vertices are used: the origin is inside.
     pub(crate) fn full(&self) -> bool {
         self.set.len() == D + 1
@@ -198,7 +207,7 @@ fn edges<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     for m in 0..3 {
         if !same_sign(mu, c[m]) {
             let e = segment(y, s[(m + 1) % 3], s[(m + 2) % 3]);
-            best = Some(e.nearer(best));
+            e.keep_in(&mut best);
         }
     }
     // Every area agreeing is handled by the caller; this is unreachable then, but stays
@@ -335,7 +344,7 @@ fn tetrahedron<T: Real, const D: usize, Y: Verts<T, D> + ?Sized>(
     for m in 0..4 {
         if !same_sign(det, c[m]) {
             let f = [s[(m + 1) % 4], s[(m + 2) % 4], s[(m + 3) % 4]];
-            best = Some(triangle(y, f[0], f[1], f[2]).nearer(best));
+            triangle(y, f[0], f[1], f[2]).keep_in(&mut best);
         }
     }
     best.unwrap_or_else(|| Candidate::vertex(y, i))
