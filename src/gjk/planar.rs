@@ -122,11 +122,11 @@ fn triangle<T: Real, const D: usize>(pts: &[SupportPoint<T, D>]) -> Planar<T, D>
     let mut best: Option<Part<T, D>> = None;
     for m in 0..3 {
         if !agree[m] {
+            // Kept in place (the later edge on ties): no part moved through an `Option`.
             let e = segment(pts, (m + 1) % 3, (m + 2) % 3);
-            best = Some(match best {
-                Some(o) if o.vv < e.vv => o,
-                _ => e,
-            });
+            if best.as_ref().is_none_or(|o| !(o.vv < e.vv)) {
+                best = Some(e);
+            }
         }
     }
     // Some edge disagrees whenever not all agree: `best` is set.

@@ -146,12 +146,13 @@ where
         witnesses: bool,
     ) -> Option<Closest<T, D>> {
         let pts = self.pts.as_ref();
-        match planar::closest(pts, self.set) {
+        // Matched by reference: the part stays where the solve wrote it.
+        match &planar::closest(pts, self.set) {
             planar::Planar::Inside(part) => {
                 // The residual must agree with the sign tests (docs/gjk.md §2.5).
                 if crate::real::norm(&part.v) <= r.residual(scale, D) {
                     self.set = part.set;
-                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                    return Some(planar::to_closest(part, pts, scale, witnesses));
                 }
                 if let Some(c) = self.origin_inside(r) {
                     return Some(c);
@@ -163,7 +164,7 @@ where
                 // pass the optimality condition.
                 if self.set.len() == 2 || self.optimal(&part.v, scale, r) {
                     self.set = part.set;
-                    return Some(planar::to_closest(&part, pts, scale, witnesses));
+                    return Some(planar::to_closest(part, pts, scale, witnesses));
                 }
                 self.search(true, r, None)
             }
