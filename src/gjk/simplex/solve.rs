@@ -86,20 +86,22 @@ where
         if D == 2 && k == T::one() && !crate::real::is_fixed::<T>() {
             return self.solve_planar(scale, r, witnesses);
         }
-        let (cand, mut c) = if k == T::one() {
+        // Each assigned where it stays (no tuple of the two moved out of the branches).
+        let cand;
+        let mut c;
+        if k == T::one() {
             // The common case: the vertices as they are, read in place.
-            let cand = volumes::closest(&volumes::Ws(pts), self.set);
-            (cand, volumes::to_closest(&cand, pts, scale, witnesses))
+            cand = volumes::closest(&volumes::Ws(pts), self.set);
+            c = volumes::to_closest(&cand, pts, scale, witnesses);
         } else {
             let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
             for (i, p) in pts.iter().enumerate() {
                 y.as_mut()[i] = p.w * k;
             }
-            let cand = volumes::closest(y.as_ref(), self.set);
-            let mut c = volumes::to_closest(&cand, pts, scale, witnesses);
+            cand = volumes::closest(y.as_ref(), self.set);
+            c = volumes::to_closest(&cand, pts, scale, witnesses);
             c.v /= k;
-            (cand, c)
-        };
+        }
         // Floats: `v` is as accurate in direction as the normal (and `‖v‖` then serves as
         // `‖dir‖`); fixed-point rounds `v`'s components to an ulp each and keeps the normal.
         if !crate::real::is_fixed::<T>() {
