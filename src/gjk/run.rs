@@ -322,15 +322,21 @@ where
             } else {
                 out.dir
             };
-            let sp = self.pair.support(&-v);
-            check_range(&sp, limit)?;
+            // Staged in its slot and read there (`Simplex::stage`). The simplex is never full
+            // here: a solve that fills it ends the run.
+            let Some(slot) = self.simplex.stage(self.pair.support(&-v)) else {
+                out.termination = Termination::Degenerate;
+                return Ok(out);
+            };
+            let sp = self.simplex.staged(slot);
+            check_range(sp, limit)?;
             // Plain comparisons (`real::amax`): `check_range` passed the point.
             out.coords = amax_from(amax_from(out.coords, &sp.a.coords), &sp.b.coords);
             out.band = r.band(out.coords);
             let probe = TUNED.then(|| steer.probe(&v, &out, &sp.w));
             let bound = probe.map_or_else(|| plane_bound(&v, out.upper, &sp.w), |p| p.lower);
             out.lower = out.lower.max(bound);
-            observe::support(obs, it, &v, &sp, &out);
+            observe::support(obs, it, &v, sp, &out);
             if let Some(margin) = beyond
                 && out.proves_apart(margin)
             {
@@ -370,10 +376,7 @@ where
             } else {
                 None
             };
-            if self.simplex.push_along(sp, v, johnson.as_mut()).is_none() {
-                out.termination = Termination::Degenerate;
-                return Ok(out);
-            }
+            self.simplex.push_staged(slot, v, johnson.as_mut());
             if johnson.as_ref().is_some_and(|j| j.overflow) {
                 return Err(QueryError::OutOfRange);
             }

@@ -178,15 +178,46 @@ where
         dir: SVector<T, D>,
         johnson: Option<&mut Johnson<T, D>>,
     ) -> Option<usize> {
+        let slot = self.stage(p)?;
+        self.push_staged(slot, dir, johnson);
+        Some(slot)
+    }
+
+    /// Writes `p` into the lowest free slot without adding it to the simplex (which is
+    /// unchanged: a free slot's content is never read as a vertex) and returns the slot;
+    /// `None`, nothing written, when the simplex is full. GJK's loop stages each support
+    /// point there and reads it in place ([`Self::staged`]) until it adds it
+    /// ([`Self::push_staged`]) or stops: built in a local first, the point was copied into
+    /// its slot on every step, its three vectors reloaded across the stores that wrote them.
+    #[inline]
+    pub(crate) fn stage(&mut self, p: SupportPoint<T, D>) -> Option<usize> {
         let slot = (0..D + 1).find(|&i| !self.set.contains(i))?;
         self.pts.as_mut()[slot] = p;
+        Some(slot)
+    }
+
+    /// The point [`Self::stage`] wrote into `slot`.
+    #[inline]
+    pub(crate) fn staged(&self, slot: usize) -> &SupportPoint<T, D> {
+        &self.pts.as_ref()[slot]
+    }
+
+    /// Adds the point staged in `slot` ([`Self::stage`]), the support point along `dir`, as
+    /// [`Self::push_along`] adds one.
+    #[inline]
+    pub(crate) fn push_staged(
+        &mut self,
+        slot: usize,
+        dir: SVector<T, D>,
+        johnson: Option<&mut Johnson<T, D>>,
+    ) {
+        debug_assert!(slot <= D && !self.set.contains(slot));
         self.dirs.as_mut()[slot] = dir;
         if let Some(j) = johnson {
             j.add(self.pts.as_ref(), self.set, slot);
         }
         self.last = slot;
         self.set = self.set.with(slot);
-        Some(slot)
     }
 
     /// Stores a vertex without solving, with the direction it is the support point of (a
