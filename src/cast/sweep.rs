@@ -139,6 +139,7 @@ pub(crate) struct Swept<T: Real, const D: usize> {
 ///    shift the simplex with B.
 /// 3. Add `w`, solve for the new `v` (Johnson's subalgorithm, `gjk::Simplex`).
 /// 4. Hit when `‖v‖ ≤ m + band` or the simplex contains the origin.
+#[inline(always)]
 pub(crate) fn sweep<T, const D: usize, A, B>(
     a: &A,
     b: &B,
