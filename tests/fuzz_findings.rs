@@ -2615,3 +2615,98 @@ where
     );
 }
 cases!(backward_sweep_from_far_never_passes_its_end, [2 => d2, 3 => d3]);
+
+/// A time of impact whose start probe stops at a user's iteration cap (`gjk_max_iterations`
+/// 2): its bounds `[0, 0.049]` prove the pair within the target distance 0.277 at time 0,
+/// but the unconverged `v` is no normal, and it read the pair as separating. The cast then
+/// looked for the return within the start distance taken from the lower bound, 0, and
+/// reported a `Converged` hit where the shapes touch (toi 0.099, safe before it), a hit not
+/// at the target and a safe time that was not (fuzz sweep, seed 10797719 of `cast_2d_f64`
+/// and `cast_2d_f32`; the true start distance is 0.047, an approaching pair: with the
+/// default tolerances the cast answers `StartedWithin` at 0). A start within the target
+/// whose probe did not converge is now the start hit. Before the fix f32 and f64 failed here.
+fn unconverged_start_probe_is_the_start_hit<T: Real>() {
+    use convex_proximity::cast::RigidMotion;
+    use convex_proximity::query::{CastOptions, CastTermination};
+    let p = |x: f64, y: f64| Point2::new(lit::<T>(x), lit::<T>(y));
+    // The fuzz case's exact inputs: column-major rotation matrices, as printed.
+    let pose = |c0: [f64; 2], c1: [f64; 2], t: [f64; 2]| {
+        let m = Matrix2::new(c0[0], c1[0], c0[1], c1[1]).map(lit::<T>);
+        Isometry::from_parts(
+            Translation2::new(lit::<T>(t[0]), lit::<T>(t[1])),
+            Rotation2::from_matrix_unchecked(m),
+        )
+    };
+    let hull = Polytope::try_new(vec![
+        p(-0.3285420004577707, 0.5396963454642558),
+        p(0.0866559853513389, -0.22749675745784692),
+        p(-0.4110322728313115, -0.7479209582665751),
+    ])
+    .unwrap();
+    let a = Hull::new(
+        hull,
+        Segment::new(
+            p(-0.05561913481345848, 0.8415808346684976),
+            p(-0.9605096513313497, 0.6159304188601511),
+        ),
+    );
+    let b = Segment::new(
+        p(0.6896620126649882, 0.5461966887922485),
+        p(-0.5467765316243229, 0.9916990920881972),
+    );
+    let pa0 = pose(
+        [0.9067748846632978, -0.4216151189697341],
+        [0.4216151189697341, 0.9067748846632978],
+        [1.7230182345311666, -1.4333409628442817],
+    );
+    let pa1 = pose(
+        [-0.3939756895558495, -0.9191208604090068],
+        [0.9191208604090068, -0.3939756895558495],
+        [-0.015655756466010473, 1.5665217059586483],
+    );
+    let pb = pose(
+        [0.33926332427718203, -0.9406914461184367],
+        [0.9406914461184367, 0.33926332427718203],
+        [0.31223010605020196, -0.09658960860608845],
+    );
+    let ma = RigidMotion::between(&pa0, &pa1);
+    let mb = RigidMotion::linear(
+        &pb,
+        Vector2::new(-0.5583733882658122, 0.43767452506294346).map(lit::<T>),
+    );
+    let options = CastOptions {
+        max_toi: lit::<T>(2.5914396887159534),
+        target_distance: lit::<T>(0.2771206225680934),
+        stop_at_penetration: true,
+        ..CastOptions::default()
+    };
+    // The start is within the target (0.047 against 0.277), converged or not.
+    let d0 = query::distance(&pa0, &a, &pb, &b, &tol()).unwrap();
+    assert!(f(d0.upper_bound) < 0.1, "{d0:?}");
+    for cap in [2, 3, 100] {
+        let capped = tol::<T>().with_gjk_max_iterations(cap).unwrap();
+        let c = query::time_of_impact(&ma, &a, &mb, &b, &options, &capped).unwrap();
+        let hit = c.hit.expect("a start within the target is a hit");
+        assert_eq!(
+            (f(hit.toi), hit.termination, f(c.safe_toi)),
+            (0.0, CastTermination::StartedWithin, 0.0),
+            "cap {cap}: {c:?}"
+        );
+    }
+}
+
+#[test]
+fn unconverged_start_probe_is_the_start_hit_f32() {
+    unconverged_start_probe_is_the_start_hit::<f32>();
+}
+
+#[test]
+fn unconverged_start_probe_is_the_start_hit_f64() {
+    unconverged_start_probe_is_the_start_hit::<f64>();
+}
+
+#[cfg(feature = "fixed")]
+#[test]
+fn unconverged_start_probe_is_the_start_hit_fixed() {
+    unconverged_start_probe_is_the_start_hit::<Fx>();
+}

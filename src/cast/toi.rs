@@ -495,8 +495,15 @@ where
                     });
                 }
                 let penetrating = hit.termination == CastTermination::StartedPenetrating;
+                // Only a converged probe (its bounds met, as GJK's stop) has a normal that can
+                // tell a separating start from an approaching one; one a user's iteration cap
+                // stopped proves the start within the margin and nothing more: that is the hit
+                // (`unconverged_start_probe_is_the_start_hit`).
+                let gap = upper - lower;
+                let converged = gap <= band || gap <= tol.gjk_rel * upper;
                 if planner
                     || (penetrating && options.stop_at_penetration)
+                    || !converged
                     || self.approaching(&hit, tol)
                 {
                     let mut cast = self.hit_at_start(hit, options, iterations);
