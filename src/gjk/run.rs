@@ -259,10 +259,10 @@ where
     ) -> Result<Outcome<T, D>, QueryError> {
         let tol = self.tol;
         let witnesses = !matches!(self.mode, Mode::Intersect { .. });
-        // Both loops inlined into the query (3D f64 corpus instructions −4.5 %, 2D −5.4 %),
-        // but in the plane the selected variants' loop stays out of line: inlined beside
-        // the plain one, it made the 2D distance 6 % slower at fewer instructions
-        // (docs/PERFORMANCE.md §2.11).
+        // Both loops inlined into the query (3D f64 corpus distance instructions −3.1 %,
+        // 2D −4.6 %), but in the plane the selected variants' loop stays out of line:
+        // inlined beside the plain one, it made the 2D distance 6 % slower at fewer
+        // instructions (docs/PERFORMANCE.md §2.11).
         let mut out = if accel::is_plain(self.tol) {
             self.iterate::<false, O>(obs)?
         } else if D == 2 {

@@ -94,9 +94,14 @@ where
             cand = volumes::closest(&volumes::Ws(pts), self.set);
             c = volumes::to_closest(&cand, pts, scale, witnesses);
         } else {
+            // Only the slots in use: a free one may hold anything (a dropped warm start's
+            // vertex, a support point staged and refused by its range check), which the
+            // scale could overflow in fixed point.
             let mut y = <Const<D> as Dim>::slots(SVector::<T, D>::zeros());
             for (i, p) in pts.iter().enumerate() {
-                y.as_mut()[i] = p.w * k;
+                if self.set.contains(i) {
+                    y.as_mut()[i] = p.w * k;
+                }
             }
             cand = volumes::closest(y.as_ref(), self.set);
             c = volumes::to_closest(&cand, pts, scale, witnesses);
