@@ -2624,7 +2624,8 @@ cases!(backward_sweep_from_far_never_passes_its_end, [2 => d2, 3 => d3]);
 /// at the target and a safe time that was not (fuzz sweep, seed 10797719 of `cast_2d_f64`
 /// and `cast_2d_f32`; the true start distance is 0.047, an approaching pair: with the
 /// default tolerances the cast answers `StartedWithin` at 0). A start within the target
-/// whose probe did not converge is now the start hit. Before the fix f32 and f64 failed here.
+/// whose probe did not converge is now the start hit. Before the fix all three scalars failed
+/// here (fixed-point with a `Bracketed` hit at 0.099).
 fn unconverged_start_probe_is_the_start_hit<T: Real>() {
     use convex_proximity::cast::RigidMotion;
     use convex_proximity::query::{CastOptions, CastTermination};
