@@ -301,6 +301,13 @@ pub(crate) struct Rounding<T> {
     abs: T,
 }
 
+/// Whether a pair of bounds met by GJK's default stop ([`Criterion::RelativeGap`]): their
+/// `gap` within the rounding `band`, or within `gjk_rel` of the `upper` bound.
+#[inline]
+pub(crate) fn bounds_met<T: Real>(tol: &Tolerances<T>, gap: T, upper: T, band: T) -> bool {
+    gap <= band || gap <= tol.gjk_rel * upper
+}
+
 impl<T: Real> Rounding<T> {
     pub(crate) fn of(tol: &Tolerances<T>) -> Self {
         Self {

@@ -2696,18 +2696,4 @@ fn unconverged_start_probe_is_the_start_hit<T: Real>() {
     }
 }
 
-#[test]
-fn unconverged_start_probe_is_the_start_hit_f32() {
-    unconverged_start_probe_is_the_start_hit::<f32>();
-}
-
-#[test]
-fn unconverged_start_probe_is_the_start_hit_f64() {
-    unconverged_start_probe_is_the_start_hit::<f64>();
-}
-
-#[cfg(feature = "fixed")]
-#[test]
-fn unconverged_start_probe_is_the_start_hit_fixed() {
-    unconverged_start_probe_is_the_start_hit::<Fx>();
-}
+scalar_cases!(unconverged_start_probe_is_the_start_hit);

@@ -499,8 +499,7 @@ where
                 // tell a separating start from an approaching one; one a user's iteration cap
                 // stopped proves the start within the margin and nothing more: that is the hit
                 // (`unconverged_start_probe_is_the_start_hit`).
-                let gap = upper - lower;
-                let converged = gap <= band || gap <= tol.gjk_rel * upper;
+                let converged = crate::tolerance::bounds_met(tol, upper - lower, upper, band);
                 if planner
                     || (penetrating && options.stop_at_penetration)
                     || !converged

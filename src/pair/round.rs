@@ -156,7 +156,7 @@ pub(crate) fn point_segment<T: Real, const D: usize>(
         // The plane through the pair: the segment lies beyond min(n·s0, n·s1).
         let lower = n.dot(&s0.coords).min(n.dot(&s1.coords)) - n.dot(&c.coords);
         let gap = dist - lower;
-        if !(gap <= band || gap <= tol.gjk_rel * dist) {
+        if !crate::tolerance::bounds_met(tol, gap, dist, band) {
             return None;
         }
         (n, lower)
